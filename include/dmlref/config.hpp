@@ -1,0 +1,38 @@
+#ifndef DMLREF_CONFIG_HPP
+#define DMLREF_CONFIG_HPP
+
+#include "version.hpp"
+
+// Throwing convenience forms exist only when the translation unit has exceptions.
+#if defined(DMLREF_NO_EXCEPTIONS)
+#  define DMLREF_HAS_EXCEPTIONS 0
+#elif defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#  define DMLREF_HAS_EXCEPTIONS 1
+#else
+#  define DMLREF_HAS_EXCEPTIONS 0
+#endif
+
+// Builtins behind portable fallbacks: MSVC and other compilers get plain code.
+#if defined(__GNUC__) || defined(__clang__)
+#  define DMLREF_LIKELY(x) __builtin_expect(!!(x), 1)
+#  define DMLREF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
+#  define DMLREF_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#  define DMLREF_LIKELY(x) (x)
+#  define DMLREF_UNLIKELY(x) (x)
+#  define DMLREF_PREFETCH(address) ((void)(address))
+#  define DMLREF_NOINLINE __declspec(noinline)
+#else
+#  define DMLREF_LIKELY(x) (x)
+#  define DMLREF_UNLIKELY(x) (x)
+#  define DMLREF_PREFETCH(address) ((void)(address))
+#  define DMLREF_NOINLINE
+#endif
+
+namespace dmlref {
+/// The largest DimensionCount DirectML accepts (DML_TENSOR_DIMENSION_COUNT_MAX1).
+inline constexpr int max_dimension_count = 8;
+}  // namespace dmlref
+
+#endif  // DMLREF_CONFIG_HPP

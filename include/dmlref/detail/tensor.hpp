@@ -1,0 +1,237 @@
+#ifndef DMLREF_DETAIL_TENSOR_HPP
+#define DMLREF_DETAIL_TENSOR_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "../data_type.hpp"
+#include "../shape.hpp"
+#include "../status.hpp"
+#include "../tensor_view.hpp"
+
+namespace dmlref::detail {
+
+/// A tensor with its element type erased: what both API layers hand to an operator.
+struct RawTensor {
+  const char* name = "";  ///< DirectML's field name, e.g. "IndicesTensor"
+  DataType type = DataType::UNKNOWN;
+  unsigned char* data = nullptr;  ///< written only through an operator's output
+  Shape sizes;
+  Shape strides;  ///< in elements
+  std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
+};
+
+template <class T>
+RawTensor raw(const char* name, const TensorView<T>& view) noexcept {
+  // Inputs are never written: the const_cast only lets one struct describe inputs and outputs.
+  using Mutable = std::remove_const_t<T>;
+  return {name, data_type_v<Mutable>,
+          reinterpret_cast<unsigned char*>(const_cast<Mutable*>(view.data())), view.sizes(),
+          view.strides()};
+}
+
+inline Error make_error(ErrorCode code, const char* op, const char* tensor, const char* field,
+                        int field_index, ErrorValue expected, ErrorValue actual,
+                        const char* rule = "") noexcept {
+  Error e;
+  e.code = code;
+  e.op = op;
+  e.tensor = tensor;
+  e.field = field;
+  e.field_index = field_index;
+  e.expected = expected;
+  e.actual = actual;
+  e.rule = rule;
+  return e;
+}
+
+/// a + b and a * b for non-negative values, false on overflow of int64.
+inline bool add_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
+  if (a > std::numeric_limits<std::int64_t>::max() - b) return false;
+  out = a + b;
+  return true;
+}
+inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
+  if (a != 0 && b > std::numeric_limits<std::int64_t>::max() / a) return false;
+  out = a * b;
+  return true;
+}
+
+/// Offset (in elements) of the last addressed element: Σ (size - 1) · stride.
+/// Precondition: sizes >= 1 and strides >= 0. False on overflow.
+inline bool last_offset(const RawTensor& t, std::int64_t& out) noexcept {
+  std::int64_t total = 0;
+  for (int d = 0; d < t.sizes.rank(); ++d) {
+    std::int64_t term = 0;
+    if (!mul_ok(t.sizes[d] - 1, t.strides[d], term) || !add_ok(total, term, total)) return false;
+  }
+  out = total;
+  return true;
+}
+
+/// Bytes from the tensor's first element through its last addressed one.
+inline bool byte_extent(const RawTensor& t, std::int64_t& out) noexcept {
+  std::int64_t last = 0;
+  return last_offset(t, last) && add_ok(last, 1, last) &&
+         mul_ok(last, static_cast<std::int64_t>(element_size(t.type)), out);
+}
+
+/// True when no two coordinates of the (validated) tensor address the same element: sorted by
+/// stride, every stride must exceed the extent spanned by the smaller ones (tensors.md §3.4).
+inline bool elements_are_distinct(const RawTensor& t) noexcept {
+  std::int64_t sizes[max_dimension_count], strides[max_dimension_count];
+  int n = 0;
+  for (int d = 0; d < t.sizes.rank(); ++d) {
+    if (t.sizes[d] == 1) continue;
+    sizes[n] = t.sizes[d];
+    strides[n] = t.strides[d];
+    ++n;
+  }
+  for (int i = 1; i < n; ++i)  // insertion sort by stride: at most 8 entries
+    for (int j = i; j > 0 && strides[j] < strides[j - 1]; --j) {
+      std::swap(strides[j], strides[j - 1]);
+      std::swap(sizes[j], sizes[j - 1]);
+    }
+  std::int64_t spanned = 0;  // offset of the last element addressed by the smaller strides
+  for (int i = 0; i < n; ++i) {
+    if (strides[i] <= spanned) return false;
+    spanned += (sizes[i] - 1) * strides[i];  // cannot overflow: last_offset() succeeded
+  }
+  return true;
+}
+
+/// The checks every tensor of every operator needs: DimensionCount 1..8 and equal to `rank`,
+/// data present, sizes >= 1, strides >= 0, element count and extent within 64 bits,
+/// and for an output, no two elements at one address.
+inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+  const int count = t.sizes.rank();
+  if (count < 1 || count > max_dimension_count)
+    return Status(make_error(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
+                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count)));
+  if (count != rank)
+    return Status(make_error(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
+                             ErrorValue::of(rank), ErrorValue::of(count),
+                             "all tensors of an operator share InputTensor's DimensionCount"));
+  if (t.strides.rank() != count)
+    return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
+                             ErrorValue::of(count), ErrorValue::of(t.strides.rank()),
+                             "one stride per dimension"));
+  std::int64_t elements = 1;
+  for (int d = 0; d < count; ++d) {
+    if (t.sizes[d] < 1)
+      return Status(make_error(ErrorCode::invalid_size, op, t.name, "Sizes", d,
+                               ErrorValue::of_text("at least 1"), ErrorValue::of(t.sizes[d]),
+                               "DirectML has no empty tensors"));
+    if (t.strides[d] < 0)
+      return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", d,
+                               ErrorValue::of_text("at least 0"), ErrorValue::of(t.strides[d])));
+    if (!mul_ok(elements, t.sizes[d], elements))
+      return Status(make_error(ErrorCode::overflow, op, t.name, "Sizes", -1,
+                               ErrorValue::of_text("an element count below 2^63"),
+                               ErrorValue::of(t.sizes)));
+  }
+  std::int64_t extent = 0;
+  if (!byte_extent(t, extent))
+    return Status(make_error(ErrorCode::overflow, op, t.name, "Strides", -1,
+                             ErrorValue::of_text("a byte extent below 2^63"),
+                             ErrorValue::of(t.strides)));
+  if (t.buffer_bytes >= 0 && element_size(t.type) != 0 && extent > t.buffer_bytes)
+    return Status(make_error(ErrorCode::buffer_too_small, op, t.name, "TotalTensorSizeInBytes", -1,
+                             ErrorValue::at_least(extent), ErrorValue::of(t.buffer_bytes),
+                             "(last element offset + 1) x element size"));
+  if (t.data == nullptr)
+    return Status(make_error(ErrorCode::null_pointer, op, t.name, "Data", -1,
+                             ErrorValue::of_text("a pointer to the tensor's elements"),
+                             ErrorValue::of_text("null")));
+  if (is_output && !elements_are_distinct(t))
+    return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
+                             ErrorValue::of_text("strides under which no two elements share an address"),
+                             ErrorValue::of(t.strides), "outputs are never broadcast"));
+  return Status();
+}
+
+/// True when the bytes the two (validated) tensors address may overlap (bounding ranges).
+inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
+  std::int64_t extent_a = 0, extent_b = 0;
+  byte_extent(a, extent_a);
+  byte_extent(b, extent_b);
+  const auto begin_a = reinterpret_cast<std::uintptr_t>(a.data);
+  const auto begin_b = reinterpret_cast<std::uintptr_t>(b.data);
+  return begin_a < begin_b + static_cast<std::uintptr_t>(extent_b) &&
+         begin_b < begin_a + static_cast<std::uintptr_t>(extent_a);
+}
+
+/// The output must not share memory with `input` (checked after both layouts are valid).
+inline Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
+  if (!may_overlap(output, input)) return Status();
+  return Status(make_error(ErrorCode::overlapping_tensors, op, output.name, "Data", -1,
+                           ErrorValue::of_text("memory disjoint from every input"),
+                           ErrorValue::of_text(input.name),
+                           "only a scatter may run in place, with OutputTensor identical to InputTensor"));
+}
+
+inline Status check_data_type(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
+  if (!is_valid(t.type))
+    return Status(make_error(ErrorCode::unsupported_data_type, op, t.name, "DataType", -1,
+                             ErrorValue::of_text("one of the eleven DirectML data types"),
+                             ErrorValue::of(static_cast<std::int64_t>(t.type))));
+  if (t.type != input.type)
+    return Status(make_error(ErrorCode::data_type_mismatch, op, t.name, "DataType", -1,
+                             ErrorValue::of(input.type), ErrorValue::of(t.type),
+                             "data tensors share InputTensor's DataType"));
+  return Status();
+}
+
+inline Status check_index_type(const char* op, const RawTensor& indices) noexcept {
+  if (is_index_type(indices.type)) return Status();
+  return Status(make_error(ErrorCode::unsupported_index_type, op, indices.name, "DataType", -1,
+                           ErrorValue::of_text("INT32, INT64, UINT32 or UINT64"),
+                           is_valid(indices.type) ? ErrorValue::of(indices.type)
+                                                  : ErrorValue::of(static_cast<std::int64_t>(indices.type))));
+}
+
+inline Status shape_error(const char* op, const char* tensor, const Shape& expected,
+                          const Shape& actual, const char* rule) noexcept {
+  return Status(make_error(ErrorCode::shape_mismatch, op, tensor, "Sizes", -1,
+                           ErrorValue::of(expected), ErrorValue::of(actual), rule));
+}
+
+inline Status attribute_error(const char* op, const char* field, std::int64_t first,
+                              std::int64_t last, std::int64_t actual, const char* rule = "") noexcept {
+  return Status(make_error(ErrorCode::invalid_attribute, op, "", field, -1,
+                           ErrorValue::range(first, last), ErrorValue::of(actual), rule));
+}
+
+/// Sizes-only checks shared by the shape helpers: DimensionCount 1..8, equal ranks, sizes >= 1.
+inline Status check_sizes(const char* op, const char* tensor, const Shape& sizes, int rank) noexcept {
+  const int count = sizes.rank();
+  if (count < 1 || count > max_dimension_count)
+    return Status(make_error(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
+                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count)));
+  if (count != rank)
+    return Status(make_error(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
+                             ErrorValue::of(rank), ErrorValue::of(count),
+                             "all tensors of an operator share InputTensor's DimensionCount"));
+  for (int d = 0; d < count; ++d)
+    if (sizes[d] < 1)
+      return Status(make_error(ErrorCode::invalid_size, op, tensor, "Sizes", d,
+                               ErrorValue::of_text("at least 1"), ErrorValue::of(sizes[d]),
+                               "DirectML has no empty tensors"));
+  return Status();
+}
+
+/// Leading sizes [0, count) that an operator ignores must be 1, so that no data goes unread.
+inline Status check_leading_ones(const char* op, const char* tensor, const Shape& sizes, int count,
+                                 const char* rule) noexcept {
+  for (int d = 0; d < count; ++d)
+    if (sizes[d] != 1)
+      return Status(make_error(ErrorCode::shape_mismatch, op, tensor, "Sizes", d,
+                               ErrorValue::of(1), ErrorValue::of(sizes[d]), rule));
+  return Status();
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_TENSOR_HPP

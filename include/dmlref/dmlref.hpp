@@ -1,0 +1,18 @@
+#ifndef DMLREF_DMLREF_HPP
+#define DMLREF_DMLREF_HPP
+
+/// dmlref: CPU reference implementations of DirectML's gather and scatter operators.
+/// Umbrella header; every header below also stands alone.
+
+#include "config.hpp"
+#include "data_type.hpp"
+#include "float16.hpp"
+#include "options.hpp"
+#include "shape.hpp"
+#include "status.hpp"
+#include "tensor_view.hpp"
+#include "version.hpp"
+#include "runtime/tensor_desc.hpp"
+#include "ops/gather.hpp"
+
+#endif  // DMLREF_DMLREF_HPP

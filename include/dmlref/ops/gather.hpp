@@ -1,0 +1,153 @@
+#ifndef DMLREF_OPS_GATHER_HPP
+#define DMLREF_OPS_GATHER_HPP
+
+/// DML_OPERATOR_GATHER: picks slices of InputTensor along Axis; the meaningful part of
+/// IndicesTensor's shape takes Axis's place in the output (numpy's take, ONNX Gather).
+///
+///   L   = In[0, Axis) ⧺ Idx[D-P, D) ⧺ In[Axis+1, D)      (P = IndexDimensions, |L| = D+P-1)
+///   Out = (1) ⧺ L             if P == 0   (a scalar index)
+///         L without its first P-1 entries, which must be 1, otherwise (right-aligned to D)
+///   Output[o] = Input[outer, normalize(Indices[j]), inner]
+///
+/// IndicesTensor's first D-P sizes are "irrelevant leading" ones and must be 1. A negative index
+/// of a signed type counts from the end of Axis. Out-of-range indices are an error (DirectML:
+/// undefined output) unless Options::index_policy is clamp.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../detail/plan.hpp"
+#include "../detail/tensor.hpp"
+#include "../detail/typed.hpp"
+#include "../options.hpp"
+#include "../runtime/tensor_desc.hpp"
+#include "../status.hpp"
+#include "../tensor_view.hpp"
+
+namespace dmlref {
+
+/// The attributes of DML_GATHER_OPERATOR_DESC.
+struct GatherParams {
+  std::uint32_t Axis = 0;
+  std::uint32_t IndexDimensions = 1;  ///< P: how many trailing IndicesTensor dimensions are meaningful
+};
+
+/// OutputTensor.Sizes for these input and indices sizes, or why there are none.
+inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
+                                         const GatherParams& params) noexcept {
+  constexpr const char* op = "Gather";
+  const int D = input_sizes.rank();
+  if (Status s = detail::check_sizes(op, "InputTensor", input_sizes, D); !s) return s;
+  if (Status s = detail::check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
+  if (params.Axis >= static_cast<std::uint32_t>(D))
+    return detail::attribute_error(op, "Axis", 0, D - 1, params.Axis);
+  if (params.IndexDimensions > static_cast<std::uint32_t>(D))
+    return detail::attribute_error(op, "IndexDimensions", 0, D, params.IndexDimensions);
+  const int axis = static_cast<int>(params.Axis);
+  const int P = static_cast<int>(params.IndexDimensions);
+  if (Status s = detail::check_leading_ones(op, "IndicesTensor", indices_sizes, D - P,
+                                            "IndicesTensor's leading D - IndexDimensions sizes must be 1");
+      !s)
+    return s;
+
+  Shape L;
+  for (int d = 0; d < axis; ++d) L.push_back(input_sizes[d]);
+  for (int d = D - P; d < D; ++d) L.push_back(indices_sizes[d]);
+  for (int d = axis + 1; d < D; ++d) L.push_back(input_sizes[d]);
+  Shape out;
+  if (P == 0) out.push_back(1);
+  for (int k = 0; k < P - 1; ++k)
+    if (L[k] != 1)
+      return Status(detail::make_error(
+          ErrorCode::shape_mismatch, op, "", "IndexDimensions", -1,
+          ErrorValue::of_text("small enough that the output fits in DimensionCount dimensions"),
+          ErrorValue::of(static_cast<std::int64_t>(P)),
+          "InputTensor's meaningful rank + IndexDimensions - 1 exceeds DimensionCount"));
+  for (int k = P > 0 ? P - 1 : 0; k < D + P - 1; ++k) out.push_back(L[k]);
+  return out;
+}
+
+namespace detail {
+
+inline Status gather(const RawTensor& input, const RawTensor& indices, const RawTensor& output,
+                     const GatherParams& params, const Options& options) noexcept {
+  constexpr const char* op = "Gather";
+  const int D = input.sizes.rank();
+  if (Status s = check_layout(op, input, D, false); !s) return s;
+  if (Status s = check_layout(op, indices, D, false); !s) return s;
+  if (Status s = check_layout(op, output, D, true); !s) return s;
+  if (Status s = check_data_type(op, input, input); !s) return s;
+  if (Status s = check_index_type(op, indices); !s) return s;
+  if (Status s = check_data_type(op, output, input); !s) return s;
+  const Result<Shape> expected = gather_output_sizes(input.sizes, indices.sizes, params);
+  if (!expected) return expected.status();
+  if (output.sizes != *expected)
+    return shape_error(op, output.name, *expected, output.sizes, "the Gather shape rule");
+  if (Status s = check_no_overlap(op, output, input); !s) return s;
+  if (Status s = check_no_overlap(op, output, indices); !s) return s;
+
+  // Walk L: outer input dims, then the indices' meaningful dims (the row loop), then the inner
+  // input dims (the block). L's entry k sits in output dimension k + shift.
+  const int axis = static_cast<int>(params.Axis);
+  const int P = static_cast<int>(params.IndexDimensions);
+  const int shift = P == 0 ? 1 : 1 - P;
+  Plan plan;
+  plan.op = op;
+  plan.flow = Flow::gather;
+  plan.element_size = element_size(input.type);
+  plan.index_type = indices.type;
+  plan.dense = output.data;
+  plan.indexed = input.data;
+  plan.indices = indices.data;
+  // Entries dropped by right-alignment (k + shift < 0) have size 1 and no output dimension.
+  auto out_stride = [&](int k) { return k + shift >= 0 ? output.strides[k + shift] : 0; };
+  int k = 0;
+  for (int d = 0; d < axis; ++d, ++k) plan.add_loop(input.sizes[d], out_stride(k), 0, input.strides[d]);
+  for (int d = D - P; d < D; ++d, ++k)
+    plan.add_loop(indices.sizes[d], out_stride(k), indices.strides[d], 0);
+  for (int d = axis + 1; d < D; ++d, ++k) plan.add_block(input.sizes[d], out_stride(k), input.strides[d]);
+  plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
+  plan.indices_tensor = indices;
+  plan.indexed_name = input.name;
+  plan.coalesce();
+
+  if (Status s = check_indices(plan, options.index_policy); !s) return s;
+  execute(plan, options.index_policy);
+  return Status();
+}
+
+}  // namespace detail
+
+/// Gather over typed views. Returns the error instead of throwing; writes nothing on error.
+template <class In, class Idx, class Out>
+Status try_gather(const TensorView<In>& input, const TensorView<Idx>& indices,
+                  const TensorView<Out>& output, const GatherParams& params,
+                  const Options& options = {}) noexcept {
+  detail::assert_gather_types<In, Idx, Out>();
+  return detail::gather(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
+                        detail::raw("OutputTensor", output), params, options);
+}
+
+/// Gather over runtime descriptors (any data type × index type).
+inline Status try_gather(const TensorDesc& input, const TensorDesc& indices,
+                         const MutableTensorDesc& output, const GatherParams& params,
+                         const Options& options = {}) noexcept {
+  detail::RawTensor in, idx, out;
+  if (Status s = detail::from_desc("Gather", "InputTensor", input, in); !s) return s;
+  if (Status s = detail::from_desc("Gather", "IndicesTensor", indices, idx); !s) return s;
+  if (Status s = detail::from_desc("Gather", "OutputTensor", output, out); !s) return s;
+  return detail::gather(in, idx, out, params, options);
+}
+
+#if DMLREF_HAS_EXCEPTIONS
+/// As try_gather, throwing dmlref::Exception on error.
+template <class Input, class Indices, class Output>
+void gather(const Input& input, const Indices& indices, const Output& output,
+            const GatherParams& params, const Options& options = {}) {
+  detail::throw_if_error(try_gather(input, indices, output, params, options));
+}
+#endif
+
+}  // namespace dmlref
+
+#endif  // DMLREF_OPS_GATHER_HPP

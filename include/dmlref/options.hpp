@@ -1,0 +1,27 @@
+#ifndef DMLREF_OPTIONS_HPP
+#define DMLREF_OPTIONS_HPP
+
+#include <cstdint>
+
+namespace dmlref {
+
+/// What an index outside its dimension does. DirectML leaves the result undefined.
+enum class IndexPolicy : std::uint8_t {
+  /// Report index_out_of_range and write nothing (the default: a golden reference never invents data).
+  error,
+  /// WebNN's arithmetic, as DirectML's GPU path has been observed to do (onnxruntime#25251):
+  /// clamp to [-n, n-1], then add n if negative. Unsigned values are never negative: they clamp to n-1.
+  clamp,
+};
+
+/// Choices for behaviour that DirectML leaves undefined. The defaults suit a golden reference.
+struct Options {
+  IndexPolicy index_policy = IndexPolicy::error;
+  /// Scatter only: report two updates that write one output element as scatter_collision
+  /// (costs one bit per output element of heap). Off: the last update in row-major order wins.
+  bool check_collisions = false;
+};
+
+}  // namespace dmlref
+
+#endif  // DMLREF_OPTIONS_HPP
