@@ -14,5 +14,9 @@
 #include "version.hpp"
 #include "runtime/tensor_desc.hpp"
 #include "ops/gather.hpp"
+#include "ops/gather_elements.hpp"
+#include "ops/gather_nd.hpp"
+#include "ops/scatter.hpp"
+#include "ops/scatter_nd.hpp"
 
 #endif  // DMLREF_DMLREF_HPP

@@ -1,0 +1,124 @@
+#ifndef DMLREF_DETAIL_SCATTER_HPP
+#define DMLREF_DETAIL_SCATTER_HPP
+
+#include <cstdint>
+#include <memory>
+#include <new>
+
+#include "../options.hpp"
+#include "../status.hpp"
+#include "plan.hpp"
+#include "tensor.hpp"
+
+// What Scatter and ScatterND share once their shapes are valid: the overlap rules, the opt-in
+// collision check, the copy of InputTensor and the application of the updates.
+
+namespace dmlref::detail {
+
+/// Calls fn(src_offset, dst_offset) for every element of a block, in row-major order.
+template <class Fn>
+void for_each_block_element(const BlockDim* dims, int rank, Fn&& fn) noexcept {
+  std::int64_t coord[max_dimension_count] = {};
+  std::int64_t s = 0, t = 0;
+  for (;;) {
+    fn(s, t);
+    int d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++coord[d] < dims[d].size) {
+        s += dims[d].src_stride;
+        t += dims[d].dst_stride;
+        break;
+      }
+      coord[d] = 0;
+      s -= (dims[d].size - 1) * dims[d].src_stride;
+      t -= (dims[d].size - 1) * dims[d].dst_stride;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// The row-major coordinate of element `linear` of a tensor with these sizes.
+inline Shape unravel(std::int64_t linear, const Shape& sizes) noexcept {
+  Shape coord = Shape::filled(sizes.rank(), 0);
+  for (int d = sizes.rank() - 1; d >= 0; --d) {
+    coord[d] = linear % sizes[d];
+    linear /= sizes[d];
+  }
+  return coord;
+}
+
+/// `marking` is the scatter's plan rebuilt over packed strides, so that its offsets are row-major
+/// element numbers of UpdatesTensor (dense) and OutputTensor (indexed).
+template <class I, bool Clamp>
+Status find_collision(const Plan& marking, const Shape& updates_sizes, const Shape& output_sizes) noexcept {
+  std::int64_t count = 1;
+  for (std::int64_t size : output_sizes) count *= size;
+  const auto words = static_cast<std::size_t>((count + 63) / 64);
+  std::unique_ptr<std::uint64_t[]> written(new (std::nothrow) std::uint64_t[words]());
+  if (!written)
+    return Status(make_error(ErrorCode::out_of_memory, marking.op, "OutputTensor", "", -1,
+                             ErrorValue::of_text("one bit per output element for the collision check"),
+                             ErrorValue::of(count)));
+  bool found = false;
+  std::int64_t update = 0, element = 0;
+  for_each_row<I, Clamp>(marking, [&](std::int64_t dense, std::int64_t indexed) {
+    if (found) return;
+    for_each_block_element(marking.block, marking.block_rank, [&](std::int64_t s, std::int64_t t) {
+      const std::int64_t o = indexed + t;
+      std::uint64_t& word = written[static_cast<std::size_t>(o / 64)];
+      const std::uint64_t bit = std::uint64_t{1} << (o % 64);
+      if (found || !(word & bit)) {
+        word |= bit;
+        return;
+      }
+      found = true;
+      update = dense + s;
+      element = o;
+    });
+  });
+  if (!found) return Status();
+  Error e;
+  e.code = ErrorCode::scatter_collision;
+  e.op = marking.op;
+  e.tensor = "UpdatesTensor";
+  e.position = unravel(update, updates_sizes);
+  e.target_tensor = "OutputTensor";
+  e.target_position = unravel(element, output_sizes);
+  return Status(e);
+}
+
+/// The tail of both scatters. `build(updates, output)` makes the operator's plan for tensors with
+/// the given strides; it is called a second time over packed strides for the collision check.
+template <class BuildPlan>
+Status run_scatter(const char* op, const RawTensor& input, const RawTensor& indices,
+                   const RawTensor& updates, const RawTensor& output, const Options& options,
+                   BuildPlan&& build) noexcept {
+  const bool in_place = output.data == input.data && output.strides == input.strides;
+  if (!in_place)
+    if (Status s = check_no_overlap(op, output, input); !s) return s;
+  if (Status s = check_no_overlap(op, output, indices); !s) return s;
+  if (Status s = check_no_overlap(op, output, updates); !s) return s;
+
+  const Plan plan = build(updates, output);
+  if (Status s = check_indices(plan, options.index_policy); !s) return s;
+  if (options.check_collisions) {
+    RawTensor packed_updates = updates, packed_output = output;
+    packed_updates.strides = packed_strides(updates.sizes);
+    packed_output.strides = packed_strides(output.sizes);
+    const Plan marking = build(packed_updates, packed_output);
+    const Status s = visit_index_type(plan.index_type, [&](auto index) {
+      using I = decltype(index);
+      return options.index_policy == IndexPolicy::clamp
+                 ? find_collision<I, true>(marking, updates.sizes, output.sizes)
+                 : find_collision<I, false>(marking, updates.sizes, output.sizes);
+    });
+    if (!s) return s;
+  }
+  if (!in_place) copy_tensor(output, input);
+  execute(plan, options.index_policy);
+  return Status();
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_SCATTER_HPP

@@ -1,0 +1,146 @@
+#ifndef DMLREF_OPS_SCATTER_HPP
+#define DMLREF_OPS_SCATTER_HPP
+
+/// DML_OPERATOR_SCATTER (= DML_OPERATOR_SCATTER_ELEMENTS): copies InputTensor to OutputTensor,
+/// then writes every update to its own coordinate with the Axis coordinate taken from
+/// IndicesTensor. The inverse of GatherElements (ONNX ScatterElements with reduction none).
+///
+///   Idx[d] == In[d] for d != Axis;  Upd == Idx;  Out == In
+///   Output = Input;  Output[u with u[Axis] := normalize(Indices[u], Out[Axis])] = Updates[u]
+///
+/// Two updates to one element are invalid in DirectML, with no guaranteed winner. dmlref applies
+/// updates in row-major order, so the last one wins (as the DirectML page's own example prints);
+/// Options::check_collisions reports them instead. OutputTensor may be InputTensor itself (same
+/// data and strides): the copy is skipped. Any other overlap with an input is an error.
+
+#include <cstdint>
+
+#include "../detail/plan.hpp"
+#include "../detail/scatter.hpp"
+#include "../detail/tensor.hpp"
+#include "../detail/typed.hpp"
+#include "../options.hpp"
+#include "../runtime/tensor_desc.hpp"
+#include "../status.hpp"
+#include "../tensor_view.hpp"
+#include "gather_elements.hpp"
+
+namespace dmlref {
+
+/// The attribute of DML_SCATTER_OPERATOR_DESC.
+struct ScatterParams {
+  std::uint32_t Axis = 0;
+};
+using ScatterElementsParams = ScatterParams;
+
+/// OutputTensor.Sizes (= InputTensor.Sizes) for these sizes, or why there are none.
+inline Result<Shape> scatter_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
+                                          const Shape& updates_sizes, const ScatterParams& params) noexcept {
+  constexpr const char* op = "Scatter";
+  if (Status s = detail::check_elements_shapes(op, input_sizes, "InputTensor", indices_sizes, params.Axis); !s)
+    return s;
+  if (Status s = detail::check_sizes(op, "UpdatesTensor", updates_sizes, input_sizes.rank()); !s) return s;
+  if (updates_sizes != indices_sizes)
+    return detail::shape_error(op, "UpdatesTensor", indices_sizes, updates_sizes,
+                               "UpdatesTensor.Sizes == IndicesTensor.Sizes");
+  return input_sizes;
+}
+
+namespace detail {
+
+inline Status scatter(const RawTensor& input, const RawTensor& indices, const RawTensor& updates,
+                      const RawTensor& output, const ScatterParams& params, const Options& options) noexcept {
+  constexpr const char* op = "Scatter";
+  const int D = input.sizes.rank();
+  if (Status s = check_layout(op, input, D, false); !s) return s;
+  if (Status s = check_layout(op, indices, D, false); !s) return s;
+  if (Status s = check_layout(op, updates, D, false); !s) return s;
+  if (Status s = check_layout(op, output, D, true); !s) return s;
+  if (Status s = check_data_type(op, input, input); !s) return s;
+  if (Status s = check_index_type(op, indices); !s) return s;
+  if (Status s = check_data_type(op, updates, input); !s) return s;
+  if (Status s = check_data_type(op, output, input); !s) return s;
+  const Result<Shape> expected = scatter_output_sizes(input.sizes, indices.sizes, updates.sizes, params);
+  if (!expected) return expected.status();
+  if (output.sizes != *expected)
+    return shape_error(op, output.name, *expected, output.sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+
+  const int axis = static_cast<int>(params.Axis);
+  auto build = [&](const RawTensor& upd, const RawTensor& out) {
+    Plan plan;
+    plan.op = op;
+    plan.flow = Flow::scatter;
+    plan.element_size = element_size(input.type);
+    plan.index_type = indices.type;
+    plan.dense = upd.data;
+    plan.indexed = out.data;
+    plan.indices = indices.data;
+    for (int d = 0; d < D; ++d)
+      plan.add_loop(upd.sizes[d], upd.strides[d], indices.strides[d], d == axis ? 0 : out.strides[d]);
+    plan.add_tuple(out.sizes[axis], out.strides[axis], axis);
+    plan.indices_tensor = indices;
+    plan.indexed_name = out.name;
+    plan.coalesce();
+    return plan;
+  };
+  return run_scatter(op, input, indices, updates, output, options, build);
+}
+
+}  // namespace detail
+
+/// Scatter over typed views. Returns the error instead of throwing; writes nothing on error.
+template <class In, class Idx, class Upd, class Out>
+Status try_scatter(const TensorView<In>& input, const TensorView<Idx>& indices,
+                   const TensorView<Upd>& updates, const TensorView<Out>& output,
+                   const ScatterParams& params, const Options& options = {}) noexcept {
+  detail::assert_scatter_types<In, Idx, Upd, Out>();
+  return detail::scatter(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
+                         detail::raw("UpdatesTensor", updates), detail::raw("OutputTensor", output),
+                         params, options);
+}
+
+/// Scatter over runtime descriptors (any data type × index type).
+inline Status try_scatter(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
+                          const MutableTensorDesc& output, const ScatterParams& params,
+                          const Options& options = {}) noexcept {
+  constexpr const char* op = "Scatter";
+  detail::RawTensor in, idx, upd, out;
+  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
+  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
+  if (Status s = detail::from_desc(op, "UpdatesTensor", updates, upd); !s) return s;
+  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
+  return detail::scatter(in, idx, upd, out, params, options);
+}
+
+/// DirectML's newer name for the same operator (DML_OPERATOR_SCATTER_ELEMENTS).
+template <class In, class Idx, class Upd, class Out>
+Status try_scatter_elements(const TensorView<In>& input, const TensorView<Idx>& indices,
+                            const TensorView<Upd>& updates, const TensorView<Out>& output,
+                            const ScatterParams& params, const Options& options = {}) noexcept {
+  return try_scatter(input, indices, updates, output, params, options);
+}
+inline Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices,
+                                   const TensorDesc& updates, const MutableTensorDesc& output,
+                                   const ScatterParams& params, const Options& options = {}) noexcept {
+  return try_scatter(input, indices, updates, output, params, options);
+}
+
+#if DMLREF_HAS_EXCEPTIONS
+/// As try_scatter, throwing dmlref::Exception on error.
+template <class Input, class Indices, class Updates, class Output>
+void scatter(const Input& input, const Indices& indices, const Updates& updates, const Output& output,
+             const ScatterParams& params, const Options& options = {}) {
+  detail::throw_if_error(try_scatter(input, indices, updates, output, params, options));
+}
+
+/// DirectML's newer name for the same operator.
+template <class Input, class Indices, class Updates, class Output>
+void scatter_elements(const Input& input, const Indices& indices, const Updates& updates,
+                      const Output& output, const ScatterParams& params, const Options& options = {}) {
+  scatter(input, indices, updates, output, params, options);
+}
+#endif
+
+}  // namespace dmlref
+
+#endif  // DMLREF_OPS_SCATTER_HPP

@@ -1,0 +1,120 @@
+#ifndef DMLREF_OPS_SCATTER_ND_HPP
+#define DMLREF_OPS_SCATTER_ND_HPP
+
+/// DML_OPERATOR_SCATTER_ND: copies InputTensor to OutputTensor, then, for each index tuple,
+/// overwrites the addressed block of the output with the matching block of UpdatesTensor.
+/// The inverse of GatherND (ONNX ScatterND with reduction none).
+///
+///   r = InputDimensionCount, q = IndicesDimensionCount, K = Idx[D-1], M = (q-1) + (r-K)
+///   Upd == (1 × (D-M)) ⧺ IdxA[0, q-1) ⧺ InA[K, r)   (GatherND's output shape);  Out == In
+///   Output = Input;  Output[normalize(tuple(g)), t] = Updates[g, t]
+///
+/// InputDimensionCount and IndicesDimensionCount range over [1, D] (the page's half-open range
+/// contradicts its own example; spec §7.2). Two updates to one element are invalid in DirectML;
+/// dmlref applies tuples in row-major order, so the last wins, and Options::check_collisions
+/// reports them instead. OutputTensor may be InputTensor itself (the copy is skipped).
+
+#include <cstdint>
+
+#include "../detail/plan.hpp"
+#include "../detail/scatter.hpp"
+#include "../detail/tensor.hpp"
+#include "../detail/typed.hpp"
+#include "../options.hpp"
+#include "../runtime/tensor_desc.hpp"
+#include "../status.hpp"
+#include "../tensor_view.hpp"
+#include "gather_nd.hpp"
+
+namespace dmlref {
+
+/// The attributes of DML_SCATTER_ND_OPERATOR_DESC.
+struct ScatterNDParams {
+  std::uint32_t InputDimensionCount = 1;
+  std::uint32_t IndicesDimensionCount = 1;
+};
+
+/// UpdatesTensor.Sizes that ScatterND requires for these input and indices sizes, or why none.
+inline Result<Shape> scatter_nd_updates_sizes(const Shape& input_sizes, const Shape& indices_sizes,
+                                              const ScatterNDParams& params) noexcept {
+  return detail::nd_block_sizes("ScatterND", input_sizes, "InputTensor", indices_sizes,
+                                params.InputDimensionCount, params.IndicesDimensionCount, 0);
+}
+
+/// OutputTensor.Sizes (= InputTensor.Sizes) for these sizes, or why there are none.
+inline Result<Shape> scatter_nd_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
+                                             const Shape& updates_sizes,
+                                             const ScatterNDParams& params) noexcept {
+  const Result<Shape> expected = scatter_nd_updates_sizes(input_sizes, indices_sizes, params);
+  if (!expected) return expected.status();
+  if (updates_sizes != *expected)
+    return detail::shape_error("ScatterND", "UpdatesTensor", *expected, updates_sizes,
+                               "the GatherND shape rule applied to UpdatesTensor");
+  return input_sizes;
+}
+
+namespace detail {
+
+inline Status scatter_nd(const RawTensor& input, const RawTensor& indices, const RawTensor& updates,
+                         const RawTensor& output, const ScatterNDParams& params,
+                         const Options& options) noexcept {
+  constexpr const char* op = "ScatterND";
+  const int D = input.sizes.rank();
+  if (Status s = check_layout(op, input, D, false); !s) return s;
+  if (Status s = check_layout(op, indices, D, false); !s) return s;
+  if (Status s = check_layout(op, updates, D, false); !s) return s;
+  if (Status s = check_layout(op, output, D, true); !s) return s;
+  if (Status s = check_data_type(op, input, input); !s) return s;
+  if (Status s = check_index_type(op, indices); !s) return s;
+  if (Status s = check_data_type(op, updates, input); !s) return s;
+  if (Status s = check_data_type(op, output, input); !s) return s;
+  const Result<Shape> expected = scatter_nd_output_sizes(input.sizes, indices.sizes, updates.sizes, params);
+  if (!expected) return expected.status();
+  if (output.sizes != *expected)
+    return shape_error(op, output.name, *expected, output.sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+
+  auto build = [&](const RawTensor& upd, const RawTensor& out) {
+    return nd_plan(op, Flow::scatter, upd, out, indices, static_cast<int>(params.InputDimensionCount),
+                   static_cast<int>(params.IndicesDimensionCount), 0);
+  };
+  return run_scatter(op, input, indices, updates, output, options, build);
+}
+
+}  // namespace detail
+
+/// ScatterND over typed views. Returns the error instead of throwing; writes nothing on error.
+template <class In, class Idx, class Upd, class Out>
+Status try_scatter_nd(const TensorView<In>& input, const TensorView<Idx>& indices,
+                      const TensorView<Upd>& updates, const TensorView<Out>& output,
+                      const ScatterNDParams& params, const Options& options = {}) noexcept {
+  detail::assert_scatter_types<In, Idx, Upd, Out>();
+  return detail::scatter_nd(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
+                            detail::raw("UpdatesTensor", updates), detail::raw("OutputTensor", output),
+                            params, options);
+}
+
+/// ScatterND over runtime descriptors (any data type × index type).
+inline Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
+                             const MutableTensorDesc& output, const ScatterNDParams& params,
+                             const Options& options = {}) noexcept {
+  constexpr const char* op = "ScatterND";
+  detail::RawTensor in, idx, upd, out;
+  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
+  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
+  if (Status s = detail::from_desc(op, "UpdatesTensor", updates, upd); !s) return s;
+  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
+  return detail::scatter_nd(in, idx, upd, out, params, options);
+}
+
+#if DMLREF_HAS_EXCEPTIONS
+/// As try_scatter_nd, throwing dmlref::Exception on error.
+template <class Input, class Indices, class Updates, class Output>
+void scatter_nd(const Input& input, const Indices& indices, const Updates& updates,
+                const Output& output, const ScatterNDParams& params, const Options& options = {}) {
+  detail::throw_if_error(try_scatter_nd(input, indices, updates, output, params, options));
+}
+#endif
+
+}  // namespace dmlref
+
+#endif  // DMLREF_OPS_SCATTER_ND_HPP
