@@ -2,6 +2,8 @@
 #define DMLREF_STATUS_HPP
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -154,20 +156,40 @@ struct Error {
   }
 };
 
-/// The result of a `try_` call: ok, or an Error. Cheap to return; no allocation either way.
+/// The result of a `try_` call: ok, or an Error. An ok Status is a code and a null pointer, so
+/// the checks on a call's success path cost almost nothing; the Error record is allocated only
+/// when there is one (if that allocation fails, code() still says what went wrong).
 class [[nodiscard]] Status {
  public:
   Status() noexcept = default;
-  explicit Status(const Error& error) noexcept : error_(error) {}
+  explicit Status(const Error& error) noexcept
+      : code_(error.code), error_(new (std::nothrow) Error(error)) {}
+  Status(const Status& other) noexcept
+      : code_(other.code_), error_(other.error_ ? new (std::nothrow) Error(*other.error_) : nullptr) {}
+  Status(Status&& other) noexcept = default;
+  Status& operator=(const Status& other) noexcept {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept = default;
 
-  bool ok() const noexcept { return error_.code == ErrorCode::ok; }
+  bool ok() const noexcept { return code_ == ErrorCode::ok; }
   explicit operator bool() const noexcept { return ok(); }
-  ErrorCode code() const noexcept { return error_.code; }
-  const Error& error() const noexcept { return error_; }
-  std::string message() const { return error_.message(); }
+  ErrorCode code() const noexcept { return code_; }
+  /// The full record; for an ok Status (or a failed allocation) one holding only the code.
+  const Error& error() const noexcept {
+    if (error_) return *error_;
+    static thread_local Error bare;
+    bare = Error();
+    bare.code = code_;
+    bare.op = "dmlref";
+    return bare;
+  }
+  std::string message() const { return error().message(); }
 
  private:
-  Error error_;
+  ErrorCode code_ = ErrorCode::ok;
+  std::unique_ptr<Error> error_;
 };
 
 /// A value or the Error that prevented computing it.

@@ -53,7 +53,7 @@ struct Plan {
   std::int64_t tuple_stride = 0;  ///< IndicesTensor stride between a tuple's coordinates
   TupleEntry tuple[max_dimension_count];
   // Index validation walks all of IndicesTensor; for the ND operators its last dimension is the tuple.
-  RawTensor indices_tensor;
+  const RawTensor* indices_tensor = nullptr;
   const char* indexed_name = "";
   bool last_dimension_is_tuple = false;
 
@@ -145,7 +145,7 @@ inline std::int64_t normalize_index(I v, std::int64_t n) noexcept {
 /// Checks every value of IndicesTensor, in row-major order; the first bad one is the error.
 template <class I>
 Status check_indices(const Plan& p) noexcept {
-  const RawTensor& t = p.indices_tensor;
+  const RawTensor& t = *p.indices_tensor;
   const int rank = t.sizes.rank();
   const int last = rank - 1;
   std::int64_t coord[max_dimension_count] = {};
@@ -190,17 +190,18 @@ Status check_indices(const Plan& p) noexcept {
 /// indexed_offset already includes the tuple's contribution. Offsets are in elements.
 template <class I, bool Clamp, class Row>
 void for_each_row(const Plan& p, Row&& row) noexcept {
-  static const LoopDim single{1, 0, 0, 0};
-  const LoopDim& inner = p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : single;
+  const LoopDim inner = p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, 0, 0, 0};
   const int outer_rank = p.loop_rank > 0 ? p.loop_rank - 1 : 0;
-  std::int64_t coord[max_dimension_count] = {};
-  std::int64_t dense = 0, index = 0, indexed = 0;
+  const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
+  std::int64_t coord[max_dimension_count];
+  for (int d = 0; d < outer_rank; ++d) coord[d] = 0;
+  std::int64_t dense = 0, index = 0, indexed = 0;
   for (;;) {
     std::int64_t d = dense, x = index, y = indexed;
     if (p.tuple_length == 1) {
       for (std::int64_t i = 0; i < inner.size; ++i) {
-        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(p.indices, x), first.size);
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
         row(d, y + a * first.indexed_stride);
         d += inner.dense_stride;
         x += inner.index_stride;
@@ -210,7 +211,7 @@ void for_each_row(const Plan& p, Row&& row) noexcept {
       for (std::int64_t i = 0; i < inner.size; ++i) {
         std::int64_t target = y;
         for (int k = 0; k < p.tuple_length; ++k) {
-          const I v = load_index<I>(p.indices, x + k * p.tuple_stride);
+          const I v = load_index<I>(indices, x + k * p.tuple_stride);
           target += normalize_index<I, Clamp>(v, p.tuple[k].size) * p.tuple[k].indexed_stride;
         }
         row(d, target);
@@ -237,60 +238,82 @@ void for_each_row(const Plan& p, Row&& row) noexcept {
   }
 }
 
-/// Copies a strided block of W-byte elements (dims from outermost to innermost).
+// Block copiers: what one row moves. Chosen once per call, so the row loop inlines them.
+
+/// One element of W bytes (GatherElements, Scatter, Gather on the last axis).
+template <std::size_t W>
+struct CopyElement {
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, W); }
+};
+
+/// One contiguous run (row gathers, ND blocks).
+struct CopyRun {
+  std::size_t bytes;
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, bytes); }
+};
+
+/// Any strided block (dims from outermost to innermost).
+template <std::size_t W>
+struct CopyBlock {
+  const BlockDim* dims;
+  int rank;
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept {
+    constexpr std::int64_t w = static_cast<std::int64_t>(W);
+    const BlockDim& inner = dims[rank - 1];
+    std::int64_t coord[max_dimension_count];
+    for (int d = 0; d < rank; ++d) coord[d] = 0;
+    std::int64_t s = 0, t = 0;
+    for (;;) {
+      if (inner.src_stride == 1 && inner.dst_stride == 1) {
+        std::memcpy(dst + t * w, src + s * w, static_cast<std::size_t>(inner.size) * W);
+      } else {
+        const unsigned char* from = src + s * w;
+        unsigned char* to = dst + t * w;
+        for (std::int64_t i = 0; i < inner.size; ++i, from += inner.src_stride * w, to += inner.dst_stride * w)
+          std::memcpy(to, from, W);
+      }
+      int d = rank - 2;
+      for (; d >= 0; --d) {
+        if (++coord[d] < dims[d].size) {
+          s += dims[d].src_stride;
+          t += dims[d].dst_stride;
+          break;
+        }
+        coord[d] = 0;
+        s -= (dims[d].size - 1) * dims[d].src_stride;
+        t -= (dims[d].size - 1) * dims[d].dst_stride;
+      }
+      if (d < 0) return;
+    }
+  }
+};
+
 template <std::size_t W>
 void copy_block(unsigned char* dst, const unsigned char* src, const BlockDim* dims, int rank) noexcept {
-  if (rank == 0) {
-    std::memcpy(dst, src, W);
-    return;
-  }
-  const BlockDim& inner = dims[rank - 1];
-  const bool contiguous = inner.src_stride == 1 && inner.dst_stride == 1;
-  std::int64_t coord[max_dimension_count] = {};
-  std::int64_t s = 0, t = 0;
-  for (;;) {
-    if (contiguous) {
-      std::memcpy(dst + t * std::int64_t{W}, src + s * std::int64_t{W},
-                  static_cast<std::size_t>(inner.size) * W);
-    } else {
-      const unsigned char* from = src + s * std::int64_t{W};
-      unsigned char* to = dst + t * std::int64_t{W};
-      const std::int64_t from_step = inner.src_stride * std::int64_t{W};
-      const std::int64_t to_step = inner.dst_stride * std::int64_t{W};
-      for (std::int64_t i = 0; i < inner.size; ++i, from += from_step, to += to_step)
-        std::memcpy(to, from, W);
-    }
-    int d = rank - 2;
-    for (; d >= 0; --d) {
-      if (++coord[d] < dims[d].size) {
-        s += dims[d].src_stride;
-        t += dims[d].dst_stride;
-        break;
-      }
-      coord[d] = 0;
-      s -= (dims[d].size - 1) * dims[d].src_stride;
-      t -= (dims[d].size - 1) * dims[d].dst_stride;
-    }
-    if (d < 0) return;
+  if (rank == 0) return CopyElement<W>{}(dst, src);
+  if (rank == 1 && dims[0].src_stride == 1 && dims[0].dst_stride == 1)
+    return CopyRun{static_cast<std::size_t>(dims[0].size) * W}(dst, src);
+  CopyBlock<W>{dims, rank}(dst, src);
+}
+
+template <class I, bool Clamp, class Copy>
+void execute_rows(const Plan& p, const Copy& copy) noexcept {
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  unsigned char* const dense = p.dense;
+  unsigned char* const indexed = p.indexed;
+  if (p.flow == Flow::gather) {
+    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) { copy(dense + d * w, indexed + y * w); });
+  } else {
+    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) { copy(indexed + y * w, dense + d * w); });
   }
 }
 
 template <std::size_t W, class I, bool Clamp>
 void execute_plan(const Plan& p) noexcept {
-  constexpr std::int64_t w = static_cast<std::int64_t>(W);
-  unsigned char* const dense = p.dense;
-  unsigned char* const indexed = p.indexed;
-  const BlockDim* block = p.block;
-  const int block_rank = p.block_rank;
-  if (p.flow == Flow::gather) {
-    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) {
-      copy_block<W>(dense + d * w, indexed + y * w, block, block_rank);
-    });
-  } else {
-    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) {
-      copy_block<W>(indexed + y * w, dense + d * w, block, block_rank);
-    });
-  }
+  if (p.block_rank == 0) return execute_rows<I, Clamp>(p, CopyElement<W>{});
+  if (p.block_rank == 1 && p.block[0].src_stride == 1 && p.block[0].dst_stride == 1)
+    return execute_rows<I, Clamp>(p, CopyRun{static_cast<std::size_t>(p.block[0].size) * W});
+  execute_rows<I, Clamp>(p, CopyBlock<W>{p.block, p.block_rank});
 }
 
 /// Calls f(I{}) with the C++ type of a (valid) index type.

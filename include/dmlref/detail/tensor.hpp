@@ -54,7 +54,10 @@ inline bool add_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
   return true;
 }
 inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
-  if (a != 0 && b > std::numeric_limits<std::int64_t>::max() / a) return false;
+  // Operands below 2^31 cannot overflow: skip the division (these checks run on every call).
+  if (DMLREF_UNLIKELY((a | b) >= (std::int64_t{1} << 31)) && a != 0 &&
+      b > std::numeric_limits<std::int64_t>::max() / a)
+    return false;
   out = a * b;
   return true;
 }
@@ -81,6 +84,7 @@ inline bool byte_extent(const RawTensor& t, std::int64_t& out) noexcept {
 /// True when no two coordinates of the (validated) tensor address the same element: sorted by
 /// stride, every stride must exceed the extent spanned by the smaller ones (tensors.md §3.4).
 inline bool elements_are_distinct(const RawTensor& t) noexcept {
+  if (t.strides == packed_strides(t.sizes)) return true;  // the common case, without sorting
   std::int64_t sizes[max_dimension_count], strides[max_dimension_count];
   int n = 0;
   for (int d = 0; d < t.sizes.rank(); ++d) {
@@ -102,10 +106,8 @@ inline bool elements_are_distinct(const RawTensor& t) noexcept {
   return true;
 }
 
-/// The checks every tensor of every operator needs: DimensionCount 1..8 and equal to `rank`,
-/// data present, sizes >= 1, strides >= 0, element count and extent within 64 bits,
-/// and for an output, no two elements at one address.
-inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+/// Finds, in a fixed order, the first layout rule `t` breaks (see check_layout).
+DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
   const int count = t.sizes.rank();
   if (count < 1 || count > max_dimension_count)
     return Status(make_error(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
@@ -150,6 +152,32 @@ inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is
                              ErrorValue::of_text("strides under which no two elements share an address"),
                              ErrorValue::of(t.strides), "outputs are never broadcast"));
   return Status();
+}
+
+/// The checks every tensor of every operator needs: DimensionCount 1..8 and equal to `rank`,
+/// sizes >= 1, strides >= 0, element count and byte extent within 64 bits and (descriptors)
+/// within the buffer, data present, and for an output, no two elements at one address.
+/// One pass on the success path; layout_error() names the rule when one is broken.
+inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+  const int count = t.sizes.rank();
+  bool good = count == rank && count >= 1 && count <= max_dimension_count &&
+              t.strides.rank() == count && t.data != nullptr;
+  std::int64_t elements = 1, last = 0;
+  bool packed = true;
+  for (int d = count - 1; good && d >= 0; --d) {
+    const std::int64_t size = t.sizes[d], stride = t.strides[d];
+    std::int64_t term = 0;
+    good = size >= 1 && stride >= 0 && mul_ok(size - 1, stride, term) && add_ok(last, term, last);
+    packed = packed && (stride == elements || size == 1);
+    good = good && mul_ok(elements, size, elements);
+  }
+  std::int64_t extent = 0;
+  good = good && add_ok(last, 1, last) &&
+         mul_ok(last, static_cast<std::int64_t>(element_size(t.type)), extent) &&
+         (t.buffer_bytes < 0 || extent <= t.buffer_bytes || element_size(t.type) == 0) &&
+         (!is_output || packed || elements_are_distinct(t));
+  if (DMLREF_LIKELY(good)) return Status();
+  return layout_error(op, t, rank, is_output);
 }
 
 /// True when the bytes the two (validated) tensors address may overlap (bounding ranges).

@@ -32,13 +32,13 @@ struct GatherParams {
   std::uint32_t IndexDimensions = 1;  ///< P: how many trailing IndicesTensor dimensions are meaningful
 };
 
-/// OutputTensor.Sizes for these input and indices sizes, or why there are none.
-inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
-                                         const GatherParams& params) noexcept {
+namespace detail {
+
+/// The Gather shape rule, for sizes already checked (1..8 dimensions, equal ranks, sizes >= 1).
+inline Result<Shape> gather_shape(const Shape& input_sizes, const Shape& indices_sizes,
+                                  const GatherParams& params) noexcept {
   constexpr const char* op = "Gather";
   const int D = input_sizes.rank();
-  if (Status s = detail::check_sizes(op, "InputTensor", input_sizes, D); !s) return s;
-  if (Status s = detail::check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
   if (params.Axis >= static_cast<std::uint32_t>(D))
     return detail::attribute_error(op, "Axis", 0, D - 1, params.Axis);
   if (params.IndexDimensions > static_cast<std::uint32_t>(D))
@@ -67,6 +67,17 @@ inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& 
   return out;
 }
 
+}  // namespace detail
+
+/// OutputTensor.Sizes for these input and indices sizes, or why there are none.
+inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
+                                         const GatherParams& params) noexcept {
+  const int D = input_sizes.rank();
+  if (Status s = detail::check_sizes("Gather", "InputTensor", input_sizes, D); !s) return s;
+  if (Status s = detail::check_sizes("Gather", "IndicesTensor", indices_sizes, D); !s) return s;
+  return detail::gather_shape(input_sizes, indices_sizes, params);
+}
+
 namespace detail {
 
 inline Status gather(const RawTensor& input, const RawTensor& indices, const RawTensor& output,
@@ -79,7 +90,7 @@ inline Status gather(const RawTensor& input, const RawTensor& indices, const Raw
   if (Status s = check_data_type(op, input, input); !s) return s;
   if (Status s = check_index_type(op, indices); !s) return s;
   if (Status s = check_data_type(op, output, input); !s) return s;
-  const Result<Shape> expected = gather_output_sizes(input.sizes, indices.sizes, params);
+  const Result<Shape> expected = gather_shape(input.sizes, indices.sizes, params);
   if (!expected) return expected.status();
   if (output.sizes != *expected)
     return shape_error(op, output.name, *expected, output.sizes, "the Gather shape rule");
@@ -107,7 +118,7 @@ inline Status gather(const RawTensor& input, const RawTensor& indices, const Raw
     plan.add_loop(indices.sizes[d], out_stride(k), indices.strides[d], 0);
   for (int d = axis + 1; d < D; ++d, ++k) plan.add_block(input.sizes[d], out_stride(k), input.strides[d]);
   plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
-  plan.indices_tensor = indices;
+  plan.indices_tensor = &indices;
   plan.indexed_name = input.name;
   plan.coalesce();
 
@@ -132,10 +143,11 @@ Status try_gather(const TensorView<In>& input, const TensorView<Idx>& indices,
 inline Status try_gather(const TensorDesc& input, const TensorDesc& indices,
                          const MutableTensorDesc& output, const GatherParams& params,
                          const Options& options = {}) noexcept {
+  constexpr const char* op = "Gather";
   detail::RawTensor in, idx, out;
-  if (Status s = detail::from_desc("Gather", "InputTensor", input, in); !s) return s;
-  if (Status s = detail::from_desc("Gather", "IndicesTensor", indices, idx); !s) return s;
-  if (Status s = detail::from_desc("Gather", "OutputTensor", output, out); !s) return s;
+  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
+  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
+  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
   return detail::gather(in, idx, out, params, options);
 }
 

@@ -31,11 +31,15 @@ struct GatherElementsParams {
 namespace detail {
 
 /// The shape rule GatherElements and Scatter share: indices match data except along Axis.
+/// The shape helpers check sizes first; operators have done so in check_layout.
 inline Status check_elements_shapes(const char* op, const Shape& data_sizes, const char* data_name,
-                                    const Shape& indices_sizes, std::uint32_t axis) noexcept {
+                                    const Shape& indices_sizes, std::uint32_t axis,
+                                    bool check_size_values = true) noexcept {
   const int D = data_sizes.rank();
-  if (Status s = check_sizes(op, data_name, data_sizes, D); !s) return s;
-  if (Status s = check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
+  if (check_size_values) {
+    if (Status s = check_sizes(op, data_name, data_sizes, D); !s) return s;
+    if (Status s = check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
+  }
   if (axis >= static_cast<std::uint32_t>(D)) return attribute_error(op, "Axis", 0, D - 1, axis);
   for (int d = 0; d < D; ++d)
     if (d != static_cast<int>(axis) && indices_sizes[d] != data_sizes[d])
@@ -70,7 +74,7 @@ inline Status gather_elements(const RawTensor& input, const RawTensor& indices,
   if (Status s = check_data_type(op, input, input); !s) return s;
   if (Status s = check_index_type(op, indices); !s) return s;
   if (Status s = check_data_type(op, output, input); !s) return s;
-  if (Status s = check_elements_shapes(op, input.sizes, input.name, indices.sizes, params.Axis); !s)
+  if (Status s = check_elements_shapes(op, input.sizes, input.name, indices.sizes, params.Axis, false); !s)
     return s;
   if (output.sizes != indices.sizes)
     return shape_error(op, output.name, indices.sizes, output.sizes, "OutputTensor.Sizes == IndicesTensor.Sizes");
@@ -89,7 +93,7 @@ inline Status gather_elements(const RawTensor& input, const RawTensor& indices,
   for (int d = 0; d < D; ++d)
     plan.add_loop(output.sizes[d], output.strides[d], indices.strides[d], d == axis ? 0 : input.strides[d]);
   plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
-  plan.indices_tensor = indices;
+  plan.indices_tensor = &indices;
   plan.indexed_name = input.name;
   plan.coalesce();
 

@@ -49,10 +49,12 @@ namespace detail {
 /// has the shape GatherND's output would have). Validates everything but index values.
 inline Result<Shape> nd_block_sizes(const char* op, const Shape& input_sizes, const char* input_name,
                                     const Shape& indices_sizes, std::uint32_t r_, std::uint32_t q_,
-                                    std::uint32_t B_) noexcept {
+                                    std::uint32_t B_, bool check_size_values = true) noexcept {
   const int D = input_sizes.rank();
-  if (Status s = check_sizes(op, input_name, input_sizes, D); !s) return s;
-  if (Status s = check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
+  if (check_size_values) {
+    if (Status s = check_sizes(op, input_name, input_sizes, D); !s) return s;
+    if (Status s = check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
+  }
   if (r_ < 1 || r_ > static_cast<std::uint32_t>(D))
     return attribute_error(op, "InputDimensionCount", 1, D, r_);
   if (q_ < 1 || q_ > static_cast<std::uint32_t>(D))
@@ -118,7 +120,7 @@ inline Plan nd_plan(const char* op, Flow flow, const RawTensor& dense, const Raw
   for (int m = 0; m < r - B - K; ++m)
     plan.add_block(indexed.sizes[D - r + B + K + m], dense.strides[D - M + q - 1 + m],
                    indexed.strides[D - r + B + K + m]);
-  plan.indices_tensor = indices;
+  plan.indices_tensor = &indices;
   plan.indexed_name = indexed.name;
   plan.last_dimension_is_tuple = true;
   plan.coalesce();
@@ -156,7 +158,7 @@ inline Status gather_nd(const char* op, const RawTensor& input, const RawTensor&
   if (Status s = check_data_type(op, output, input); !s) return s;
   const Result<Shape> expected =
       nd_block_sizes(op, input.sizes, input.name, indices.sizes, params.InputDimensionCount,
-                     params.IndicesDimensionCount, params.BatchDimensionCount);
+                     params.IndicesDimensionCount, params.BatchDimensionCount, false);
   if (!expected) return expected.status();
   if (output.sizes != *expected)
     return shape_error(op, output.name, *expected, output.sizes, "the GatherND shape rule");

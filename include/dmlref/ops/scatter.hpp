@@ -78,7 +78,7 @@ inline Status scatter(const RawTensor& input, const RawTensor& indices, const Ra
     for (int d = 0; d < D; ++d)
       plan.add_loop(upd.sizes[d], upd.strides[d], indices.strides[d], d == axis ? 0 : out.strides[d]);
     plan.add_tuple(out.sizes[axis], out.strides[axis], axis);
-    plan.indices_tensor = indices;
+    plan.indices_tensor = &indices;
     plan.indexed_name = out.name;
     plan.coalesce();
     return plan;
