@@ -17,16 +17,19 @@
 #  define DMLREF_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define DMLREF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
+#  define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
 #  define DMLREF_NOINLINE __attribute__((noinline))
 #elif defined(_MSC_VER)
 #  define DMLREF_LIKELY(x) (x)
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
+#  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE __declspec(noinline)
 #else
 #  define DMLREF_LIKELY(x) (x)
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
+#  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE
 #endif
 

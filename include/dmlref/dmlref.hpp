@@ -6,6 +6,7 @@
 
 #include "config.hpp"
 #include "data_type.hpp"
+#include "executor.hpp"
 #include "float16.hpp"
 #include "options.hpp"
 #include "shape.hpp"

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "executor.hpp"
+
 namespace dmlref {
 
 /// What an index outside its dimension does. DirectML leaves the result undefined.
@@ -20,6 +22,11 @@ struct Options {
   /// Scatter only: report two updates that write one output element as scatter_collision
   /// (costs one bit per output element of heap). Off: the last update in row-major order wins.
   bool check_collisions = false;
+  /// Most threads one call may use; 1 runs on the caller only (and never touches a pool).
+  /// Work under ~256 KiB is never split. Results are identical for any number of threads.
+  int threads = 1;
+  /// Where the threads come from; nullptr means dmlref's default_thread_pool().
+  Executor* executor = nullptr;
 };
 
 }  // namespace dmlref

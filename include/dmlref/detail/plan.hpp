@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../executor.hpp"
 #include "../options.hpp"
 #include "../status.hpp"
 #include "tensor.hpp"
@@ -23,9 +24,10 @@ namespace dmlref::detail {
 
 enum class Flow : std::uint8_t { gather, scatter };
 
-/// A dimension the row loop walks. index_stride addresses IndicesTensor.
+/// A dimension the row loop walks. index_stride addresses IndicesTensor; source_stride addresses
+/// a scatter's InputTensor (only used when the copy of the input is fused into the scatter).
 struct LoopDim {
-  std::int64_t size, dense_stride, index_stride, indexed_stride;
+  std::int64_t size, dense_stride, index_stride, indexed_stride, source_stride;
 };
 /// A dimension of the block copied per row.
 struct BlockDim {
@@ -35,6 +37,7 @@ struct BlockDim {
 struct TupleEntry {
   std::int64_t size, indexed_stride;
   int target_dimension;
+  std::int64_t source_stride;
 };
 
 struct Plan {
@@ -45,6 +48,8 @@ struct Plan {
   unsigned char* dense = nullptr;
   unsigned char* indexed = nullptr;
   const unsigned char* indices = nullptr;
+  /// Scatter (elements): InputTensor, which may be copied row by row along with the updates.
+  const unsigned char* source = nullptr;
   int loop_rank = 0;
   LoopDim loop[max_dimension_count];
   int block_rank = 0;
@@ -58,16 +63,31 @@ struct Plan {
   bool last_dimension_is_tuple = false;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,
-                std::int64_t indexed_stride) noexcept {
-    if (size != 1) loop[loop_rank++] = {size, dense_stride, index_stride, indexed_stride};
+                std::int64_t indexed_stride, std::int64_t source_stride = 0) noexcept {
+    if (size != 1) loop[loop_rank++] = {size, dense_stride, index_stride, indexed_stride, source_stride};
   }
+  /// Rows the loop walks (the product of the loop sizes).
+  std::int64_t row_count() const noexcept {
+    std::int64_t rows = 1;
+    for (int d = 0; d < loop_rank; ++d) rows *= loop[d].size;
+    return rows;
+  }
+  /// Rows per iteration of the innermost loop dimension.
+  std::int64_t inner_size() const noexcept { return loop_rank > 0 ? loop[loop_rank - 1].size : 1; }
+  std::int64_t block_elements() const noexcept {
+    std::int64_t n = 1;
+    for (int d = 0; d < block_rank; ++d) n *= block[d].size;
+    return n;
+  }
+
   void add_block(std::int64_t size, std::int64_t dense_stride, std::int64_t indexed_stride) noexcept {
     if (size == 1) return;
     block[block_rank++] = flow == Flow::gather ? BlockDim{size, indexed_stride, dense_stride}
                                                : BlockDim{size, dense_stride, indexed_stride};
   }
-  void add_tuple(std::int64_t size, std::int64_t indexed_stride, int target_dimension) noexcept {
-    tuple[tuple_length++] = {size, indexed_stride, target_dimension};
+  void add_tuple(std::int64_t size, std::int64_t indexed_stride, int target_dimension,
+                 std::int64_t source_stride = 0) noexcept {
+    tuple[tuple_length++] = {size, indexed_stride, target_dimension, source_stride};
   }
 
   /// Merges neighbouring dimensions that are contiguous in every tensor, so loops run longer.
@@ -79,8 +99,10 @@ struct Plan {
         LoopDim& outer = loop[n - 1];
         if (outer.dense_stride == in.dense_stride * in.size &&
             outer.index_stride == in.index_stride * in.size &&
-            outer.indexed_stride == in.indexed_stride * in.size) {
-          outer = {outer.size * in.size, in.dense_stride, in.index_stride, in.indexed_stride};
+            outer.indexed_stride == in.indexed_stride * in.size &&
+            outer.source_stride == in.source_stride * in.size) {
+          outer = {outer.size * in.size, in.dense_stride, in.index_stride, in.indexed_stride,
+                   in.source_stride};
           continue;
         }
       }
@@ -186,55 +208,105 @@ Status check_indices(const Plan& p) noexcept {
   }
 }
 
-/// Calls row(dense_offset, indexed_offset) for every row in row-major order of the dense tensor;
-/// indexed_offset already includes the tuple's contribution. Offsets are in elements.
-template <class I, bool Clamp, class Row>
-void for_each_row(const Plan& p, Row&& row) noexcept {
-  const LoopDim inner = p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, 0, 0, 0};
-  const int outer_rank = p.loop_rank > 0 ? p.loop_rank - 1 : 0;
+/// Where the row walk stands: a coordinate over the loop dimensions and its offsets.
+struct Cursor {
+  std::int64_t coord[max_dimension_count];
+  std::int64_t dense, index, indexed, source;
+};
+
+/// The cursor at row number `row` (row-major over the loop dimensions).
+inline Cursor seek(const Plan& p, std::int64_t row) noexcept {
+  Cursor c{};
+  for (int d = p.loop_rank - 1; d >= 0; --d) {
+    const LoopDim& l = p.loop[d];
+    c.coord[d] = row % l.size;
+    row /= l.size;
+    c.dense += c.coord[d] * l.dense_stride;
+    c.index += c.coord[d] * l.index_stride;
+    c.indexed += c.coord[d] * l.indexed_stride;
+    c.source += c.coord[d] * l.source_stride;
+  }
+  return c;
+}
+
+/// Moves the cursor to the start of the next line of the innermost loop dimension.
+inline void next_line(const Plan& p, Cursor& c) noexcept {
+  const int last = p.loop_rank - 1;
+  if (last >= 0) {  // back to the start of the current line
+    const LoopDim& l = p.loop[last];
+    c.dense -= c.coord[last] * l.dense_stride;
+    c.index -= c.coord[last] * l.index_stride;
+    c.indexed -= c.coord[last] * l.indexed_stride;
+    c.source -= c.coord[last] * l.source_stride;
+    c.coord[last] = 0;
+  }
+  for (int d = last - 1; d >= 0; --d) {
+    const LoopDim& l = p.loop[d];
+    if (++c.coord[d] < l.size) {
+      c.dense += l.dense_stride;
+      c.index += l.index_stride;
+      c.indexed += l.indexed_stride;
+      c.source += l.source_stride;
+      return;
+    }
+    c.coord[d] = 0;
+    c.dense -= (l.size - 1) * l.dense_stride;
+    c.index -= (l.size - 1) * l.index_stride;
+    c.indexed -= (l.size - 1) * l.indexed_stride;
+    c.source -= (l.size - 1) * l.source_stride;
+  }
+}
+
+/// Rows whose first tuple coordinate falls outside [lo, hi) are skipped: how a scatter splits
+/// across threads without two threads writing one element.
+struct TargetRange {
+  std::int64_t lo = 0, hi = INT64_MAX;
+};
+
+/// Calls batch(dense_offsets, indexed_offsets, n) for rows [begin, end) in row-major order, in
+/// batches of up to kRowBatch, so the copy can prefetch a batch before moving it. Indexed offsets
+/// include the tuple's contribution. Offsets are in elements.
+inline constexpr int kRowBatch = 16;
+
+template <class I, bool Clamp, class Batch>
+void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
+               Batch&& batch) noexcept {
+  const LoopDim inner = p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, 0, 0, 0, 0};
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
-  std::int64_t coord[max_dimension_count];
-  for (int d = 0; d < outer_rank; ++d) coord[d] = 0;
-  std::int64_t dense = 0, index = 0, indexed = 0;
-  for (;;) {
-    std::int64_t d = dense, x = index, y = indexed;
-    if (p.tuple_length == 1) {
-      for (std::int64_t i = 0; i < inner.size; ++i) {
+  const int K = p.tuple_length;
+  Cursor c = seek(p, begin);
+  std::int64_t i = p.loop_rank > 0 ? c.coord[p.loop_rank - 1] : 0;
+  std::int64_t remaining = end - begin;
+  std::int64_t dense_offsets[kRowBatch], indexed_offsets[kRowBatch];
+  while (remaining > 0) {
+    const std::int64_t line = inner.size - i < remaining ? inner.size - i : remaining;
+    std::int64_t d = c.dense, x = c.index, y = c.indexed;
+    for (std::int64_t done = 0; done < line;) {
+      const std::int64_t take = line - done < kRowBatch ? line - done : kRowBatch;
+      int n = 0;
+      for (std::int64_t k = 0; k < take; ++k) {
         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
-        row(d, y + a * first.indexed_stride);
+        std::int64_t target = y + a * first.indexed_stride;
+        for (int t = 1; t < K; ++t)
+          target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride),
+                                              p.tuple[t].size) *
+                    p.tuple[t].indexed_stride;
+        dense_offsets[n] = d;
+        indexed_offsets[n] = target;
+        n += (a >= range.lo) & (a < range.hi);
         d += inner.dense_stride;
         x += inner.index_stride;
         y += inner.indexed_stride;
       }
-    } else {
-      for (std::int64_t i = 0; i < inner.size; ++i) {
-        std::int64_t target = y;
-        for (int k = 0; k < p.tuple_length; ++k) {
-          const I v = load_index<I>(indices, x + k * p.tuple_stride);
-          target += normalize_index<I, Clamp>(v, p.tuple[k].size) * p.tuple[k].indexed_stride;
-        }
-        row(d, target);
-        d += inner.dense_stride;
-        x += inner.index_stride;
-        y += inner.indexed_stride;
-      }
+      batch(dense_offsets, indexed_offsets, n);
+      done += take;
     }
-    int dim = outer_rank - 1;
-    for (; dim >= 0; --dim) {
-      const LoopDim& l = p.loop[dim];
-      if (++coord[dim] < l.size) {
-        dense += l.dense_stride;
-        index += l.index_stride;
-        indexed += l.indexed_stride;
-        break;
-      }
-      coord[dim] = 0;
-      dense -= (l.size - 1) * l.dense_stride;
-      index -= (l.size - 1) * l.index_stride;
-      indexed -= (l.size - 1) * l.indexed_stride;
-    }
-    if (dim < 0) return;
+    remaining -= line;
+    if (remaining == 0) return;
+    if (p.loop_rank > 0) c.coord[p.loop_rank - 1] = i;
+    next_line(p, c);
+    i = 0;
   }
 }
 
@@ -244,12 +316,14 @@ void for_each_row(const Plan& p, Row&& row) noexcept {
 template <std::size_t W>
 struct CopyElement {
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, W); }
+  std::size_t bytes() const noexcept { return W; }
 };
 
 /// One contiguous run (row gathers, ND blocks).
 struct CopyRun {
-  std::size_t bytes;
-  void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, bytes); }
+  std::size_t length;
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, length); }
+  std::size_t bytes() const noexcept { return length; }
 };
 
 /// Any strided block (dims from outermost to innermost).
@@ -286,6 +360,7 @@ struct CopyBlock {
       if (d < 0) return;
     }
   }
+  std::size_t bytes() const noexcept { return W; }  // prefetch only the first element
 };
 
 template <std::size_t W>
@@ -296,24 +371,112 @@ void copy_block(unsigned char* dst, const unsigned char* src, const BlockDim* di
   CopyBlock<W>{dims, rank}(dst, src);
 }
 
+/// Prefetches up to the first 8 cache lines of each row's block, then copies the batch: random
+/// rows otherwise wait for memory one after another.
 template <class I, bool Clamp, class Copy>
-void execute_rows(const Plan& p, const Copy& copy) noexcept {
+void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
+               const Copy& copy) noexcept {
   const std::int64_t w = static_cast<std::int64_t>(p.element_size);
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
+  const std::size_t ahead = copy.bytes() < 512 ? copy.bytes() : 512;
   if (p.flow == Flow::gather) {
-    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) { copy(dense + d * w, indexed + y * w); });
+    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
+      for (int k = 0; k < n; ++k)
+        for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH(indexed + y[k] * w + b);
+      for (int k = 0; k < n; ++k) copy(dense + d[k] * w, indexed + y[k] * w);
+    });
   } else {
-    for_each_row<I, Clamp>(p, [&](std::int64_t d, std::int64_t y) { copy(indexed + y * w, dense + d * w); });
+    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
+      for (int k = 0; k < n; ++k)
+        for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH_WRITE(indexed + y[k] * w + b);
+      for (int k = 0; k < n; ++k) copy(indexed + y[k] * w, dense + d[k] * w);
+    });
   }
 }
 
+// Staged rows. When every row of an innermost loop line picks single elements from the same
+// short line of the indexed tensor (Gather on the last axis, GatherElements/Scatter along the
+// innermost axis), that line is moved once through a buffer on the stack: sequential memory
+// traffic instead of a cache miss per element. The buffer is a fixed size: no heap.
+inline constexpr std::size_t kStageBytes = 32 * 1024;
+
+/// True when the plan's rows are element copies whose innermost loop line shares one indexed
+/// line that fits the stage buffer, and reuses enough of it to pay for moving it whole.
+inline bool stageable(const Plan& p) noexcept {
+  if (p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
+  const LoopDim& inner = p.loop[p.loop_rank - 1];
+  const std::int64_t n = p.tuple[0].size;
+  return inner.indexed_stride == 0 && n * static_cast<std::int64_t>(p.element_size) <= std::int64_t{kStageBytes} &&
+         inner.size * 8 >= n;
+}
+
+/// A Scatter whose every output line is staged: the copy of InputTensor happens line by line in
+/// the stage buffer, fused with the updates, so the output is written once, sequentially.
+inline bool fuses_input_copy(const Plan& p) noexcept {
+  if (p.flow != Flow::scatter || p.source == nullptr || !stageable(p)) return false;
+  for (int d = 0; d + 1 < p.loop_rank; ++d)
+    if (p.loop[d].indexed_stride == 0) return false;  // an outer loop must not revisit a line
+  return true;
+}
+
+/// Moves n elements of W bytes, `stride` elements apart, between a line and the stage buffer.
+template <std::size_t W>
+void gather_line(unsigned char* stage, const unsigned char* line, std::int64_t n, std::int64_t stride) noexcept {
+  if (stride == 1) return static_cast<void>(std::memcpy(stage, line, static_cast<std::size_t>(n) * W));
+  for (std::int64_t a = 0; a < n; ++a) std::memcpy(stage + a * std::int64_t{W}, line + a * stride * std::int64_t{W}, W);
+}
+template <std::size_t W>
+void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t n, std::int64_t stride) noexcept {
+  if (stride == 1) return static_cast<void>(std::memcpy(line, stage, static_cast<std::size_t>(n) * W));
+  for (std::int64_t a = 0; a < n; ++a) std::memcpy(line + a * stride * std::int64_t{W}, stage + a * std::int64_t{W}, W);
+}
+
+/// Lines [begin, end) of a stageable plan (a line = one iteration of the outer loop dimensions).
 template <std::size_t W, class I, bool Clamp>
-void execute_plan(const Plan& p) noexcept {
-  if (p.block_rank == 0) return execute_rows<I, Clamp>(p, CopyElement<W>{});
+void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  alignas(64) unsigned char stage[kStageBytes];
+  const LoopDim inner = p.loop[p.loop_rank - 1];
+  const TupleEntry line = p.tuple[0];
+  const bool fused = fuses_input_copy(p);
+  Cursor c = seek(p, begin * inner.size);
+  for (std::int64_t l = begin; l < end; ++l, next_line(p, c)) {
+    std::int64_t d = c.dense, x = c.index;
+    if (p.flow == Flow::gather) {
+      gather_line<W>(stage, p.indexed + c.indexed * w, line.size, line.indexed_stride);
+      for (std::int64_t i = 0; i < inner.size; ++i, d += inner.dense_stride, x += inner.index_stride) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(p.indices, x), line.size);
+        std::memcpy(p.dense + d * w, stage + a * w, W);
+      }
+    } else {
+      const unsigned char* from = fused ? p.source + c.source * w : p.indexed + c.indexed * w;
+      gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
+      for (std::int64_t i = 0; i < inner.size; ++i, d += inner.dense_stride, x += inner.index_stride) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(p.indices, x), line.size);
+        std::memcpy(stage + a * w, p.dense + d * w, W);
+      }
+      scatter_line<W>(p.indexed + c.indexed * w, stage, line.size, line.indexed_stride);
+    }
+  }
+}
+
+/// One share of a call: rows [begin, end), or lines [begin, end) when staged.
+struct Share {
+  const Plan* plan;
+  std::int64_t begin, end;
+  TargetRange range;
+};
+
+template <std::size_t W, class I, bool Clamp>
+void run_share(const Share& s) noexcept {
+  const Plan& p = *s.plan;
+  if (stageable(p)) return copy_staged_lines<W, I, Clamp>(p, s.begin, s.end);
+  if (p.block_rank == 0) return copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyElement<W>{});
   if (p.block_rank == 1 && p.block[0].src_stride == 1 && p.block[0].dst_stride == 1)
-    return execute_rows<I, Clamp>(p, CopyRun{static_cast<std::size_t>(p.block[0].size) * W});
-  execute_rows<I, Clamp>(p, CopyBlock<W>{p.block, p.block_rank});
+    return copy_rows<I, Clamp>(p, s.begin, s.end, s.range,
+                               CopyRun{static_cast<std::size_t>(p.block[0].size) * W});
+  copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyBlock<W>{p.block, p.block_rank});
 }
 
 /// Calls f(I{}) with the C++ type of a (valid) index type.
@@ -337,18 +500,76 @@ decltype(auto) visit_index_type(DataType type, F&& f) {
   return f(std::uint64_t{});  // unreachable: index types are validated first
 }
 
-/// Runs the plan: element width and index type become template arguments here, once.
-inline void execute(const Plan& p, IndexPolicy policy) noexcept {
-  visit_index_type(p.index_type, [&](auto index) {
+/// The kernel for this plan's element width, index type and policy, chosen once per call.
+inline void (*select_runner(const Plan& p, IndexPolicy policy) noexcept)(const Share&) noexcept {
+  return visit_index_type(p.index_type, [&](auto index) -> void (*)(const Share&) noexcept {
     using I = decltype(index);
     const bool clamp = policy == IndexPolicy::clamp;
     switch (p.element_size) {
-      case 1: return clamp ? execute_plan<1, I, true>(p) : execute_plan<1, I, false>(p);
-      case 2: return clamp ? execute_plan<2, I, true>(p) : execute_plan<2, I, false>(p);
-      case 4: return clamp ? execute_plan<4, I, true>(p) : execute_plan<4, I, false>(p);
-      default: return clamp ? execute_plan<8, I, true>(p) : execute_plan<8, I, false>(p);
+      case 1: return clamp ? &run_share<1, I, true> : &run_share<1, I, false>;
+      case 2: return clamp ? &run_share<2, I, true> : &run_share<2, I, false>;
+      case 4: return clamp ? &run_share<4, I, true> : &run_share<4, I, false>;
+      default: return clamp ? &run_share<8, I, true> : &run_share<8, I, false>;
     }
   });
+}
+
+inline constexpr std::int64_t kMinShareBytes = 256 * 1024;
+inline constexpr int kMaxShares = 64;
+
+/// Runs the plan, on up to Options::threads threads. Gathers split their rows anywhere. A scatter
+/// must not let two threads write one element, and must keep the sequential winner of colliding
+/// updates: it splits at outer lines when those address disjoint outputs, and otherwise gives each
+/// thread a range of the first tuple coordinate (every thread walks every row, in order, and
+/// writes only its range).
+inline void execute(const Plan& p, const Options& options) noexcept {
+  void (*runner)(const Share&) noexcept = select_runner(p, options.index_policy);
+  const bool staged = stageable(p);
+  const std::int64_t rows = p.row_count();
+  const std::int64_t lines = rows / p.inner_size();
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const std::int64_t bytes = staged ? lines * (p.tuple[0].size + p.inner_size()) * w
+                                    : rows * p.block_elements() * w;
+  int shares = 1;
+  Executor* executor = nullptr;
+  if (options.threads > 1 && bytes >= 2 * kMinShareBytes) {
+    executor = options.executor != nullptr ? options.executor : &default_thread_pool();
+    std::int64_t limit = options.threads;
+    if (executor->concurrency() < limit) limit = executor->concurrency();
+    if (bytes / kMinShareBytes < limit) limit = bytes / kMinShareBytes;
+    if (limit > kMaxShares) limit = kMaxShares;
+    shares = static_cast<int>(limit);
+  }
+  if (shares <= 1) return runner(Share{&p, 0, staged ? lines : rows, TargetRange{}});
+
+  bool lines_disjoint = true;  // do different outer lines write different elements?
+  for (int d = 0; d + 1 < p.loop_rank; ++d) lines_disjoint = lines_disjoint && p.loop[d].indexed_stride != 0;
+  Share list[kMaxShares];
+  if (p.flow == Flow::gather || (lines_disjoint && lines >= shares)) {
+    const std::int64_t units = staged ? lines : (p.flow == Flow::gather ? rows : lines);
+    const std::int64_t scale = staged || p.flow == Flow::gather ? 1 : p.inner_size();
+    if (units < shares) shares = static_cast<int>(units);
+    for (int i = 0; i < shares; ++i)
+      list[i] = Share{&p, units * i / shares * scale, units * (i + 1) / shares * scale, TargetRange{}};
+  } else if (!staged) {
+    const std::int64_t n = p.tuple[0].size;
+    if (n < shares) shares = static_cast<int>(n);
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, 0, rows, TargetRange{n * i / shares, n * (i + 1) / shares}};
+  } else {
+    shares = 1;  // staged lines that share an output line: sequential
+    list[0] = Share{&p, 0, lines, TargetRange{}};
+  }
+  if (shares <= 1) return runner(list[0]);
+  struct Job {
+    void (*runner)(const Share&) noexcept;
+    const Share* list;
+  } job{runner, list};
+  executor->run(
+      shares, [](void* context, int i) noexcept {
+        const Job& j = *static_cast<const Job*>(context);
+        j.runner(j.list[i]);
+      },
+      &job);
 }
 
 inline Status check_indices(const Plan& p, IndexPolicy policy) noexcept {

@@ -61,20 +61,22 @@ Status find_collision(const Plan& marking, const Shape& updates_sizes, const Sha
                              ErrorValue::of(count)));
   bool found = false;
   std::int64_t update = 0, element = 0;
-  for_each_row<I, Clamp>(marking, [&](std::int64_t dense, std::int64_t indexed) {
-    if (found) return;
-    for_each_block_element(marking.block, marking.block_rank, [&](std::int64_t s, std::int64_t t) {
-      const std::int64_t o = indexed + t;
-      std::uint64_t& word = written[static_cast<std::size_t>(o / 64)];
-      const std::uint64_t bit = std::uint64_t{1} << (o % 64);
-      if (found || !(word & bit)) {
-        word |= bit;
-        return;
-      }
-      found = true;
-      update = dense + s;
-      element = o;
-    });
+  walk_rows<I, Clamp>(marking, 0, marking.row_count(), TargetRange{},
+                      [&](const std::int64_t* dense, const std::int64_t* indexed, int n) {
+    for (int k = 0; k < n && !found; ++k) {
+      for_each_block_element(marking.block, marking.block_rank, [&](std::int64_t s, std::int64_t t) {
+        const std::int64_t o = indexed[k] + t;
+        std::uint64_t& word = written[static_cast<std::size_t>(o / 64)];
+        const std::uint64_t bit = std::uint64_t{1} << (o % 64);
+        if (found || !(word & bit)) {
+          word |= bit;
+          return;
+        }
+        found = true;
+        update = dense[k] + s;
+        element = o;
+      });
+    }
   });
   if (!found) return Status();
   Error e;
@@ -114,8 +116,8 @@ Status run_scatter(const char* op, const RawTensor& input, const RawTensor& indi
     });
     if (!s) return s;
   }
-  if (!in_place) copy_tensor(output, input);
-  execute(plan, options.index_policy);
+  if (!in_place && !fuses_input_copy(plan)) copy_tensor(output, input);
+  execute(plan, options);
   return Status();
 }
 

@@ -123,7 +123,7 @@ inline Status gather(const RawTensor& input, const RawTensor& indices, const Raw
   plan.coalesce();
 
   if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  execute(plan, options.index_policy);
+  execute(plan, options);
   return Status();
 }
 

@@ -98,7 +98,7 @@ inline Status gather_elements(const RawTensor& input, const RawTensor& indices,
   plan.coalesce();
 
   if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  execute(plan, options.index_policy);
+  execute(plan, options);
   return Status();
 }
 

@@ -170,7 +170,7 @@ inline Status gather_nd(const char* op, const RawTensor& input, const RawTensor&
                             static_cast<int>(params.IndicesDimensionCount),
                             static_cast<int>(params.BatchDimensionCount));
   if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  execute(plan, options.index_policy);
+  execute(plan, options);
   return Status();
 }
 

@@ -75,9 +75,11 @@ inline Status scatter(const RawTensor& input, const RawTensor& indices, const Ra
     plan.dense = upd.data;
     plan.indexed = out.data;
     plan.indices = indices.data;
+    plan.source = input.data;  // lets the copy of InputTensor fuse with the updates, line by line
     for (int d = 0; d < D; ++d)
-      plan.add_loop(upd.sizes[d], upd.strides[d], indices.strides[d], d == axis ? 0 : out.strides[d]);
-    plan.add_tuple(out.sizes[axis], out.strides[axis], axis);
+      plan.add_loop(upd.sizes[d], upd.strides[d], indices.strides[d], d == axis ? 0 : out.strides[d],
+                    d == axis ? 0 : input.strides[d]);
+    plan.add_tuple(out.sizes[axis], out.strides[axis], axis, input.strides[axis]);
     plan.indices_tensor = &indices;
     plan.indexed_name = out.name;
     plan.coalesce();
