@@ -432,6 +432,18 @@ void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t 
   for (std::int64_t a = 0; a < n; ++a) std::memcpy(line + a * stride * std::int64_t{W}, stage + a * std::int64_t{W}, W);
 }
 
+/// Runs fn(row, dense_offset, index_offset) for the `count` rows of a line; the common unit-stride
+/// line gets its own loop, which the compiler can keep in registers and unroll.
+template <class Fn>
+inline void for_each_in_line(std::int64_t count, std::int64_t dense, std::int64_t dense_stride,
+                             std::int64_t index, std::int64_t index_stride, Fn&& fn) noexcept {
+  if (dense_stride == 1 && index_stride == 1) {
+    for (std::int64_t i = 0; i < count; ++i) fn(dense + i, index + i);
+  } else {
+    for (std::int64_t i = 0; i < count; ++i, dense += dense_stride, index += index_stride) fn(dense, index);
+  }
+}
+
 /// Lines [begin, end) of a stageable plan (a line = one iteration of the outer loop dimensions).
 template <std::size_t W, class I, bool Clamp>
 void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
@@ -440,23 +452,29 @@ void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noex
   const LoopDim inner = p.loop[p.loop_rank - 1];
   const TupleEntry line = p.tuple[0];
   const bool fused = fuses_input_copy(p);
+  // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
+  unsigned char* const dense = p.dense;
+  unsigned char* const indexed = p.indexed;
+  const unsigned char* const indices = p.indices;
+  const unsigned char* const source = p.source;
   Cursor c = seek(p, begin * inner.size);
   for (std::int64_t l = begin; l < end; ++l, next_line(p, c)) {
-    std::int64_t d = c.dense, x = c.index;
     if (p.flow == Flow::gather) {
-      gather_line<W>(stage, p.indexed + c.indexed * w, line.size, line.indexed_stride);
-      for (std::int64_t i = 0; i < inner.size; ++i, d += inner.dense_stride, x += inner.index_stride) {
-        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(p.indices, x), line.size);
-        std::memcpy(p.dense + d * w, stage + a * w, W);
-      }
+      gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
+      for_each_in_line(inner.size, c.dense, inner.dense_stride, c.index, inner.index_stride,
+                       [&](std::int64_t d, std::int64_t x) {
+                         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                         std::memcpy(dense + d * w, stage + a * w, W);
+                       });
     } else {
-      const unsigned char* from = fused ? p.source + c.source * w : p.indexed + c.indexed * w;
+      const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for (std::int64_t i = 0; i < inner.size; ++i, d += inner.dense_stride, x += inner.index_stride) {
-        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(p.indices, x), line.size);
-        std::memcpy(stage + a * w, p.dense + d * w, W);
-      }
-      scatter_line<W>(p.indexed + c.indexed * w, stage, line.size, line.indexed_stride);
+      for_each_in_line(inner.size, c.dense, inner.dense_stride, c.index, inner.index_stride,
+                       [&](std::int64_t d, std::int64_t x) {
+                         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                         std::memcpy(stage + a * w, dense + d * w, W);
+                       });
+      scatter_line<W>(indexed + c.indexed * w, stage, line.size, line.indexed_stride);
     }
   }
 }
