@@ -316,14 +316,41 @@ void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
 template <std::size_t W>
 struct CopyElement {
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, W); }
-  std::size_t bytes() const noexcept { return W; }
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    if (Write) DMLREF_PREFETCH_WRITE(block); else DMLREF_PREFETCH(block);
+  }
 };
 
 /// One contiguous run (row gathers, ND blocks).
 struct CopyRun {
   std::size_t length;
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, length); }
-  std::size_t bytes() const noexcept { return length; }
+  /// The first 8 lines; the hardware prefetcher follows a longer run by itself.
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    for (std::size_t b = 0; b < length && b < 512; b += 64) {
+      if (Write) DMLREF_PREFETCH_WRITE(block + b); else DMLREF_PREFETCH(block + b);
+    }
+  }
+};
+
+/// `count` elements, strided on both sides (one tile of a far-strided block, see run_share).
+template <std::size_t W>
+struct CopyStrided {
+  std::int64_t count, src_stride, dst_stride;
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept {
+    constexpr std::int64_t w = static_cast<std::int64_t>(W);
+    for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * dst_stride * w, src + i * src_stride * w, W);
+  }
+  /// Every element: each sits on a line of its own.
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    const std::int64_t step = (Write ? dst_stride : src_stride) * static_cast<std::int64_t>(W);
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (Write) DMLREF_PREFETCH_WRITE(block + i * step); else DMLREF_PREFETCH(block + i * step);
+    }
+  }
 };
 
 /// Any strided block (dims from outermost to innermost).
@@ -360,7 +387,10 @@ struct CopyBlock {
       if (d < 0) return;
     }
   }
-  std::size_t bytes() const noexcept { return W; }  // prefetch only the first element
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    if (Write) DMLREF_PREFETCH_WRITE(block); else DMLREF_PREFETCH(block);
+  }
 };
 
 template <std::size_t W>
@@ -371,28 +401,36 @@ void copy_block(unsigned char* dst, const unsigned char* src, const BlockDim* di
   CopyBlock<W>{dims, rank}(dst, src);
 }
 
-/// Prefetches up to the first 8 cache lines of each row's block, then copies the batch: random
-/// rows otherwise wait for memory one after another.
+/// Copies rows in batches, one batch behind the walk: each batch's blocks (their first 8 cache
+/// lines) are prefetched while the previous batch is copied, so random rows do not wait for
+/// memory one after another.
 template <class I, bool Clamp, class Copy>
 void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
                const Copy& copy) noexcept {
   const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const bool gather = p.flow == Flow::gather;
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
-  const std::size_t ahead = copy.bytes() < 512 ? copy.bytes() : 512;
-  if (p.flow == Flow::gather) {
-    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
-      for (int k = 0; k < n; ++k)
-        for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH(indexed + y[k] * w + b);
-      for (int k = 0; k < n; ++k) copy(dense + d[k] * w, indexed + y[k] * w);
-    });
-  } else {
-    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
-      for (int k = 0; k < n; ++k)
-        for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH_WRITE(indexed + y[k] * w + b);
-      for (int k = 0; k < n; ++k) copy(indexed + y[k] * w, dense + d[k] * w);
-    });
-  }
+  std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
+  int pending = 0;
+  auto flush = [&] {
+    if (gather) {
+      for (int k = 0; k < pending; ++k) copy(dense + pending_dense[k] * w, indexed + pending_indexed[k] * w);
+    } else {
+      for (int k = 0; k < pending; ++k) copy(indexed + pending_indexed[k] * w, dense + pending_dense[k] * w);
+    }
+  };
+  walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
+    for (int k = 0; k < n; ++k) {
+      if (gather) copy.template prefetch<false>(indexed + y[k] * w);
+      else copy.template prefetch<true>(indexed + y[k] * w);
+    }
+    flush();
+    std::memcpy(pending_dense, d, static_cast<std::size_t>(n) * sizeof(std::int64_t));
+    std::memcpy(pending_indexed, y, static_cast<std::size_t>(n) * sizeof(std::int64_t));
+    pending = n;
+  });
+  flush();
 }
 
 // Staged rows. When every row of an innermost loop line picks single elements from the same
@@ -486,10 +524,36 @@ struct Share {
   TargetRange range;
 };
 
+/// A one-dimensional block whose indexed side is far-strided (a transposed input, say): copied
+/// row by row, every element would cost a cache line and a TLB entry of its own.
+inline bool tiled(const Plan& p) noexcept {
+  if (p.block_rank != 1) return false;
+  const BlockDim& b = p.block[0];
+  const std::int64_t far = p.flow == Flow::gather ? b.src_stride : b.dst_stride;
+  return far >= 64 && b.size > 1;
+}
+
 template <std::size_t W, class I, bool Clamp>
 void run_share(const Share& s) noexcept {
   const Plan& p = *s.plan;
   if (stageable(p)) return copy_staged_lines<W, I, Clamp>(p, s.begin, s.end);
+  if (tiled(p)) {
+    // Tiles of one cache line of the block outside, rows inside: each tile pass reuses the lines
+    // and pages the previous rows brought in. Every element belongs to one tile, and rows keep
+    // their order within it, so a scatter's last writer is unchanged.
+    const BlockDim b = p.block[0];
+    const std::int64_t tile = W >= 64 ? 1 : 64 / static_cast<std::int64_t>(W);
+    const std::int64_t w = static_cast<std::int64_t>(W);
+    const bool gather = p.flow == Flow::gather;
+    for (std::int64_t j = 0; j < b.size; j += tile) {
+      Plan shifted = p;
+      shifted.indexed += j * (gather ? b.src_stride : b.dst_stride) * w;
+      shifted.dense += j * (gather ? b.dst_stride : b.src_stride) * w;
+      const std::int64_t count = b.size - j < tile ? b.size - j : tile;
+      copy_rows<I, Clamp>(shifted, s.begin, s.end, s.range, CopyStrided<W>{count, b.src_stride, b.dst_stride});
+    }
+    return;
+  }
   if (p.block_rank == 0) return copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyElement<W>{});
   if (p.block_rank == 1 && p.block[0].src_stride == 1 && p.block[0].dst_stride == 1)
     return copy_rows<I, Clamp>(p, s.begin, s.end, s.range,
