@@ -21,7 +21,9 @@ class Shape {
   /// The first `count` values of `values`.
   static constexpr Shape from(const std::int64_t* values, std::size_t count) noexcept {
     Shape s;
-    for (std::size_t i = 0; i < count; ++i) s.push_back(values[i]);
+    const std::size_t stored = count < max_dimension_count ? count : max_dimension_count;
+    for (std::size_t i = 0; i < stored; ++i) s.values_[i] = values[i];
+    s.rank_ = static_cast<int>(count < 1024 ? count : 1024);
     return s;
   }
   /// `count` copies of `value`.

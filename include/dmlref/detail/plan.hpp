@@ -217,6 +217,7 @@ struct Cursor {
 /// The cursor at row number `row` (row-major over the loop dimensions).
 inline Cursor seek(const Plan& p, std::int64_t row) noexcept {
   Cursor c{};
+  if (row == 0) return c;
   for (int d = p.loop_rank - 1; d >= 0; --d) {
     const LoopDim& l = p.loop[d];
     c.coord[d] = row % l.size;
@@ -411,6 +412,15 @@ void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   const bool gather = p.flow == Flow::gather;
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
+  if (end - begin <= kRowBatch) {  // one batch: nothing to prefetch ahead of
+    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
+      for (int k = 0; k < n; ++k) {
+        if (gather) copy(dense + d[k] * w, indexed + y[k] * w);
+        else copy(indexed + y[k] * w, dense + d[k] * w);
+      }
+    });
+    return;
+  }
   std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
   int pending = 0;
   auto flush = [&] {

@@ -21,6 +21,8 @@ struct RawTensor {
   Shape sizes;
   Shape strides;  ///< in elements
   std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
+  /// Bytes from the first to the end of the last addressed element; set by check_layout.
+  mutable std::int64_t extent = -1;
 };
 
 template <class T>
@@ -176,15 +178,18 @@ inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is
          mul_ok(last, static_cast<std::int64_t>(element_size(t.type)), extent) &&
          (t.buffer_bytes < 0 || extent <= t.buffer_bytes || element_size(t.type) == 0) &&
          (!is_output || packed || elements_are_distinct(t));
-  if (DMLREF_LIKELY(good)) return Status();
+  if (DMLREF_LIKELY(good)) {
+    t.extent = extent;
+    return Status();
+  }
   return layout_error(op, t, rank, is_output);
 }
 
 /// True when the bytes the two (validated) tensors address may overlap (bounding ranges).
 inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
-  std::int64_t extent_a = 0, extent_b = 0;
-  byte_extent(a, extent_a);
-  byte_extent(b, extent_b);
+  std::int64_t extent_a = a.extent, extent_b = b.extent;
+  if (extent_a < 0) byte_extent(a, extent_a);
+  if (extent_b < 0) byte_extent(b, extent_b);
   const auto begin_a = reinterpret_cast<std::uintptr_t>(a.data);
   const auto begin_b = reinterpret_cast<std::uintptr_t>(b.data);
   return begin_a < begin_b + static_cast<std::uintptr_t>(extent_b) &&
