@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""Ratio table for dmlref_bench: each workload's median time against its memcpy baseline.
+
+Reads Google Benchmark JSON (from --benchmark_out=FILE --benchmark_out_format=json, or
+--benchmark_format=json on stdout) and prints, per benchmark: workload, layer, median time, the
+ratio to "<workload>/memcpy" (which moves the same bytes), the target and whether it is met.
+Dispatch rows also show their overhead against the typed row of the same workload.
+
+    python3 bench/ratios.py results.json
+    dmlref_bench --benchmark_format=json | python3 bench/ratios.py
+    python3 bench/ratios.py --check results.json   # exit status 1 if a target is missed
+
+Standard library only (Debian's /usr/bin/python3).
+"""
+
+import argparse
+import json
+import re
+import statistics
+import sys
+
+# Ratio targets (median time / memcpy median time, 1 thread), by workload number.
+RATIO_TARGETS = {
+    "W1": 1.3, "W2": 3.5, "W3": 2.0, "W4": 1.5, "W5": 1.6,
+    "W6": 1.25, "W7": 1.8, "W9": 3.0,
+}
+W8_TARGET_NS = 100.0          # W8 is judged by time per call, not by ratio
+DISPATCH_OVERHEAD = 0.10      # dispatch within 10% of typed ...
+W8_DISPATCH_OVERHEAD_NS = 20.0  # ... and W8 within 20 ns
+
+LAYERS = ("typed", "dispatch", "memcpy")
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def parse_name(run_name):
+    """'W2_gather_inner/int32/typed/threads:2/real_time' -> ('W2_gather_inner/int32', 'typed', 2)."""
+    parts = [p for p in run_name.split("/") if p not in ("real_time", "process_time")]
+    threads = 1
+    if parts and re.fullmatch(r"threads:\d+", parts[-1]):
+        threads = int(parts.pop().split(":")[1])
+    if len(parts) < 2 or parts[-1] not in LAYERS:
+        return None
+    return "/".join(parts[:-1]), parts[-1], threads
+
+
+def workload_id(workload):
+    m = re.match(r"(W\d+)", workload)
+    return m.group(1) if m else workload
+
+
+class Run:
+    """One benchmark's repetitions, reduced to a median (in ns)."""
+
+    def __init__(self, workload, layer, threads):
+        self.workload, self.layer, self.threads = workload, layer, threads
+        self.samples = []          # per-repetition times, ns
+        self.median_aggregate = None  # Google Benchmark's own median, if reported
+        self.error = None
+        self.unit = "us"
+        self.cpu = None            # the Run of cpu_time (when this one is of real_time)
+
+    # The statistic `median` returns: "median" (the default, what the targets are about) or "min"
+    # (the least disturbed repetition; a hint on a machine shared with other work).
+    statistic = "median"
+
+    @property
+    def median(self):
+        if Run.statistic == "min" and self.samples:
+            return min(self.samples)
+        if self.samples:
+            return statistics.median(self.samples)
+        return self.median_aggregate
+
+
+def load_runs(document, time_field="real_time"):
+    """{(workload, layer, threads): Run} from a Google Benchmark JSON document. `time_field` is
+    real_time or cpu_time; Run.cpu holds the same reduction of cpu_time."""
+    runs = {}
+    if time_field == "real_time":
+        cpu = load_runs(document, "cpu_time")
+    for b in document.get("benchmarks", []):
+        name = b.get("run_name") or b.get("name", "")
+        parsed = parse_name(name)
+        if parsed is None:
+            continue
+        run = runs.setdefault(parsed, Run(*parsed))
+        run.unit = b.get("time_unit", "ns")
+        if b.get("error_occurred"):
+            run.error = b.get("error_message", "error")
+            continue
+        t = b.get(time_field)
+        if t is None:
+            continue
+        t *= TO_NS[run.unit]
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                run.median_aggregate = t
+        else:
+            run.samples.append(t)
+    if time_field == "real_time":
+        for key, run in runs.items():
+            run.cpu = cpu.get(key)
+    return runs
+
+
+def target_text(wid):
+    if wid == "W8":
+        return "<= %g ns" % W8_TARGET_NS
+    if wid in RATIO_TARGETS:
+        return "<= %g" % RATIO_TARGETS[wid]
+    return ""
+
+
+def evaluate(runs):
+    """Rows of dicts, one per typed/dispatch run, in benchmark order, with ratios and verdicts."""
+    rows = []
+    for key, run in runs.items():
+        workload, layer, threads = key
+        if layer == "memcpy":
+            continue
+        wid = workload_id(workload)
+        base = runs.get((workload, "memcpy", 1))
+        typed = runs.get((workload, "typed", threads))
+        row = {"workload": workload, "id": wid, "layer": layer, "threads": threads,
+               "unit": run.unit, "median_ns": run.median, "error": run.error,
+               "memcpy_ns": base.median if base else None, "ratio": None, "cpu_ratio": None,
+               "vs_typed": None, "misses": []}
+        if run.error or run.median is None:
+            row["misses"].append("no result: %s" % (run.error or "missing"))
+            rows.append(row)
+            continue
+        if base and base.median:
+            row["ratio"] = run.median / base.median
+            if run.cpu and base.cpu and run.cpu.median and base.cpu.median:
+                row["cpu_ratio"] = run.cpu.median / base.cpu.median
+        if layer == "dispatch" and typed and typed.median and not typed.error:
+            row["vs_typed"] = run.median - typed.median if wid == "W8" else run.median / typed.median - 1.0
+        if threads == 1:  # the targets are for one thread
+            if wid == "W8":
+                if run.median > W8_TARGET_NS:
+                    row["misses"].append("%.0f ns > %g ns" % (run.median, W8_TARGET_NS))
+            elif wid in RATIO_TARGETS and row["ratio"] is not None and row["ratio"] > RATIO_TARGETS[wid]:
+                row["misses"].append("ratio %.2f > %g (x%.2f)" % (row["ratio"], RATIO_TARGETS[wid],
+                                                                 row["ratio"] / RATIO_TARGETS[wid]))
+        if row["vs_typed"] is not None:
+            if wid == "W8" and row["vs_typed"] > W8_DISPATCH_OVERHEAD_NS:
+                row["misses"].append("dispatch +%.0f ns > %g ns" % (row["vs_typed"], W8_DISPATCH_OVERHEAD_NS))
+            elif wid != "W8" and row["vs_typed"] > DISPATCH_OVERHEAD:
+                row["misses"].append("dispatch %+.0f%% > %d%%" % (100 * row["vs_typed"], 100 * DISPATCH_OVERHEAD))
+        rows.append(row)
+    # Execution order is random with --benchmark_enable_random_interleaving: sort by name.
+    rows.sort(key=lambda r: (int(r["id"][1:]) if r["id"][1:].isdigit() else 99, r["workload"],
+                             r["threads"], LAYERS.index(r["layer"])))
+    return rows
+
+
+def format_time(ns, wid):
+    if ns is None:
+        return "-"
+    if wid == "W8":
+        return "%.0f ns" % ns
+    return "%.0f us" % (ns / 1e3) if ns >= 1e5 else "%.1f us" % (ns / 1e3)
+
+
+def print_table(rows, out=sys.stdout, markdown=False):
+    show_cpu = any(r["cpu_ratio"] is not None for r in rows)
+    header = ["workload", "layer", Run.statistic, "memcpy", "ratio"] + (["cpu ratio"] if show_cpu else []) + \
+             ["target", "dispatch vs typed", "status"]
+    table = []
+    for r in rows:
+        name = r["workload"] + ("" if r["threads"] == 1 else " (%d threads)" % r["threads"])
+        if r["vs_typed"] is None:
+            vs = ""
+        elif r["id"] == "W8":
+            vs = "%+.0f ns" % r["vs_typed"]
+        else:
+            vs = "%+.1f%%" % (100 * r["vs_typed"])
+        table.append([name, r["layer"], format_time(r["median_ns"], r["id"]),
+                      format_time(r["memcpy_ns"], r["id"]),
+                      "-" if r["ratio"] is None else "%.2f" % r["ratio"]] +
+                     ([("-" if r["cpu_ratio"] is None else "%.2f" % r["cpu_ratio"])] if show_cpu else []) +
+                     [target_text(r["id"]), vs,
+                      "ok" if not r["misses"] else "MISS: " + "; ".join(r["misses"])])
+    if markdown:
+        out.write("| " + " | ".join(header) + " |\n")
+        out.write("|" + "|".join("---" for _ in header) + "|\n")
+        for line in table:
+            out.write("| " + " | ".join(line) + " |\n")
+        return
+    widths = [max(len(h), *(len(line[i]) for line in table)) if table else len(h) for i, h in enumerate(header)]
+    out.write("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip() + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for line in table:
+        out.write("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("json", nargs="?", default="-", help="Google Benchmark JSON file ('-' or none: stdin)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="use cpu_time instead of real_time (a hint on a loaded machine; targets are for real time)")
+    parser.add_argument("--min", action="store_true",
+                        help="use each benchmark's fastest repetition instead of the median (needs the per-repetition"
+                             " results, i.e. --benchmark_out; a hint on a busy machine, targets are for medians)")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--check", action="store_true", help="exit with status 1 if any target is missed")
+    args = parser.parse_args(argv)
+
+    if args.json == "-":
+        document = json.load(sys.stdin)
+    else:
+        with open(args.json, encoding="utf-8") as f:
+            document = json.load(f)
+    Run.statistic = "min" if args.min else "median"
+    runs = load_runs(document, "cpu_time" if args.cpu_time else "real_time")
+    if not runs:
+        sys.exit("ratios.py: no dmlref_bench results in the input")
+    rows = evaluate(runs)
+    context = document.get("context", {})
+    stat = Run.statistic
+    print("%s, %s CPUs, load average %s, %s repetitions, %s time; ratio = %s / %s of '<workload>/memcpy'"
+          % (context.get("host_name", "?"), context.get("num_cpus", "?"),
+             ", ".join("%.1f" % x for x in context.get("load_avg", [])) or "?",
+             max((len(r.samples) for r in runs.values()), default=0) or "aggregated",
+             "cpu" if args.cpu_time else "real", stat, stat))
+    print_table(rows, markdown=args.markdown)
+    missed = [r for r in rows if r["misses"]]
+    print("\n%d of %d benchmarks meet their targets." % (len(rows) - len(missed), len(rows)))
+    if not args.cpu_time:
+        print("'cpu ratio' is the same ratio of CPU times: when it differs much from 'ratio', the machine"
+              " was busy and the real-time numbers are noisy (targets are judged on real time).")
+    return 1 if (args.check and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

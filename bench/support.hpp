@@ -1,0 +1,410 @@
+#ifndef DMLREF_BENCH_SUPPORT_HPP
+#define DMLREF_BENCH_SUPPORT_HPP
+
+// Shared machinery of dmlref's benchmarks: deterministic data, large page-aligned buffers,
+// tensors that know both API layers (typed views and runtime descriptors), the one-time result
+// check, the memcpy baseline and registration. The workloads themselves are in dmlref_bench.cpp.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dmlref/dmlref.hpp>
+
+namespace dmlref_bench {
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic data
+
+/// SplitMix64's output function: a good 64-bit mix, the same on every platform.
+inline std::uint64_t mix64(std::uint64_t x) noexcept {
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// The bits of element `position` of a tensor filled with `seed`.
+inline std::uint64_t generated_bits(std::uint64_t seed, std::int64_t position) noexcept {
+  return mix64(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(position) * 0xD1B54A32D192ED03ull + 1);
+}
+
+/// A seeded generator whose values do not depend on the standard library's distributions.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) noexcept : state_(seed) {}
+  std::uint64_t next() noexcept { return mix64(state_ += 0x9E3779B97F4A7C15ull); }
+  /// Uniform in [0, n) (the modulo bias is below 2^-40 for every n used here).
+  std::int64_t below(std::int64_t n) noexcept {
+    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
+  /// Shuffles [first, last) (Fisher-Yates).
+  template <class It>
+  void shuffle(It first, It last) noexcept {
+    const auto n = static_cast<std::int64_t>(last - first);
+    for (std::int64_t i = n - 1; i > 0; --i) std::swap(first[i], first[below(i + 1)]);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Seeds: one per role, so that no two tensors hold the same bits.
+inline constexpr std::uint64_t kInputSeed = 0x1001;
+inline constexpr std::uint64_t kUpdatesSeed = 0x2002;
+inline constexpr std::uint64_t kSentinelSeed = 0x3003;
+inline constexpr std::uint64_t kIndexSeed = 0x4004;
+inline constexpr std::uint64_t kSampleSeed = 0x5005;
+
+/// Rows to compare in a result check: the first, the last and `count` seeded random ones
+/// (all rows when there are few).
+inline std::vector<std::int64_t> sample_rows(std::int64_t rows, int count = 64) {
+  std::vector<std::int64_t> out;
+  if (rows <= count + 2) {
+    for (std::int64_t r = 0; r < rows; ++r) out.push_back(r);
+    return out;
+  }
+  out.push_back(0);
+  out.push_back(rows - 1);
+  Rng rng(kSampleSeed + static_cast<std::uint64_t>(rows));
+  for (int i = 0; i < count; ++i) out.push_back(rng.below(rows));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+/// A large, page-aligned, separately allocated byte buffer (move-only).
+class Buffer {
+ public:
+  static constexpr std::size_t alignment = 4096;
+
+  Buffer() = default;
+  explicit Buffer(std::size_t bytes)
+      : bytes_(bytes),
+        data_(static_cast<unsigned char*>(::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{alignment}))) {}
+  Buffer(Buffer&& other) noexcept : bytes_(std::exchange(other.bytes_, 0)), data_(std::exchange(other.data_, nullptr)) {}
+  Buffer& operator=(Buffer&& other) noexcept {
+    std::swap(bytes_, other.bytes_);
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() {
+    if (data_ != nullptr) ::operator delete(data_, std::align_val_t{alignment});
+  }
+
+  unsigned char* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return bytes_; }
+
+ private:
+  std::size_t bytes_ = 0;
+  unsigned char* data_ = nullptr;
+};
+
+/// A tensor for both API layers: its sizes and element strides, its own storage, a typed view
+/// and a runtime descriptor of it. Packed unless made with explicit strides.
+class Tensor {
+ public:
+  /// A packed (row-major) tensor.
+  Tensor(dmlref::DataType type, std::initializer_list<std::int64_t> sizes)
+      : Tensor(type, std::vector<std::int64_t>(sizes), {}, 0) {}
+  /// A view with explicit element strides over `storage_elements` elements of storage.
+  Tensor(dmlref::DataType type, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides,
+         std::int64_t storage_elements)
+      : type_(type), rank_(static_cast<std::uint32_t>(sizes.size())), packed_(strides.empty()) {
+    const dmlref::Shape shape = dmlref::Shape::from(sizes.data(), sizes.size());
+    const dmlref::Shape packed = dmlref::packed_strides(shape);
+    for (std::uint32_t d = 0; d < rank_; ++d) {
+      sizes_[d] = sizes[d];
+      strides_[d] = packed_ ? packed[static_cast<int>(d)] : strides[d];
+    }
+    storage_elements_ = packed_ ? elements() : storage_elements;
+    storage_ = Buffer(static_cast<std::size_t>(storage_elements_) * width());
+  }
+
+  dmlref::DataType type() const noexcept { return type_; }
+  std::size_t width() const noexcept { return dmlref::element_size(type_); }
+  std::int64_t elements() const noexcept {
+    std::int64_t n = 1;
+    for (std::uint32_t d = 0; d < rank_; ++d) n *= sizes_[d];
+    return n;
+  }
+  /// Bytes of the logical tensor (what an operator must read or write), not of its storage.
+  std::int64_t bytes() const noexcept { return elements() * static_cast<std::int64_t>(width()); }
+  std::int64_t size(int d) const noexcept { return sizes_[static_cast<std::size_t>(d)]; }
+
+  unsigned char* data() const noexcept { return storage_.data(); }
+  template <class T>
+  T* data_as() const noexcept {
+    return reinterpret_cast<T*>(storage_.data());
+  }
+  /// The element at `coordinate` (any rank up to 3 in these benchmarks).
+  const unsigned char* element(std::initializer_list<std::int64_t> coordinate) const noexcept {
+    std::int64_t offset = 0;
+    std::size_t d = 0;
+    for (std::int64_t c : coordinate) offset += c * strides_[d++];
+    return storage_.data() + offset * static_cast<std::int64_t>(width());
+  }
+
+  /// Fills all storage (padding included) with the bits generated_bits(seed, position) gives.
+  void fill(std::uint64_t seed) noexcept {
+    const std::size_t w = width();
+    unsigned char* p = storage_.data();
+    for (std::int64_t i = 0; i < storage_elements_; ++i, p += w) {
+      const std::uint64_t bits = generated_bits(seed, i);
+      std::memcpy(p, &bits, w);  // little-endian: the low bytes
+    }
+  }
+  /// True when the element at storage position `position` holds what fill(seed) put there.
+  bool holds_generated(const unsigned char* element, std::uint64_t seed, std::int64_t position) const noexcept {
+    const std::uint64_t bits = generated_bits(seed, position);
+    return std::memcmp(element, &bits, width()) == 0;
+  }
+  bool same_element(const unsigned char* a, const unsigned char* b) const noexcept {
+    return std::memcmp(a, b, width()) == 0;
+  }
+
+  dmlref::Shape shape() const noexcept { return dmlref::Shape::from(sizes_.data(), rank_); }
+  dmlref::Shape stride_shape() const noexcept { return dmlref::Shape::from(strides_.data(), rank_); }
+
+  template <class T>
+  dmlref::TensorView<const T> view() const noexcept {
+    return dmlref::TensorView<const T>(data_as<const T>(), shape(), stride_shape());
+  }
+  template <class T>
+  dmlref::TensorView<T> mutable_view() const noexcept {
+    return dmlref::TensorView<T>(data_as<T>(), shape(), stride_shape());
+  }
+  /// Descriptors as a DirectML caller builds them: Strides only when not packed.
+  dmlref::TensorDesc desc() const noexcept {
+    return {type_, rank_, sizes_.data(), packed_ ? nullptr : strides_.data(),
+            static_cast<std::uint64_t>(storage_.size()), storage_.data()};
+  }
+  dmlref::MutableTensorDesc mutable_desc() const noexcept {
+    return {type_, rank_, sizes_.data(), packed_ ? nullptr : strides_.data(),
+            static_cast<std::uint64_t>(storage_.size()), storage_.data()};
+  }
+
+ private:
+  dmlref::DataType type_;
+  std::uint32_t rank_;
+  bool packed_;
+  std::array<std::int64_t, dmlref::max_dimension_count> sizes_{};
+  std::array<std::int64_t, dmlref::max_dimension_count> strides_{};
+  std::int64_t storage_elements_ = 0;
+  Buffer storage_;
+};
+
+/// How W9 lays out an input matrix [rows, cols].
+enum class Layout {
+  packed,      ///< row-major
+  transposed,  ///< stored as [cols, rows], viewed as [rows, cols] with strides {1, rows}
+  padded,      ///< row pitch cols + kRowPadding elements
+};
+inline constexpr std::int64_t kRowPadding = 16;
+
+inline const char* name(Layout layout) noexcept {
+  switch (layout) {
+    case Layout::packed: return "packed";
+    case Layout::transposed: return "transposed";
+    case Layout::padded: return "padded";
+  }
+  return "?";
+}
+
+inline Tensor make_matrix(dmlref::DataType type, std::int64_t rows, std::int64_t cols, Layout layout) {
+  switch (layout) {
+    case Layout::transposed: return Tensor(type, {rows, cols}, {1, rows}, rows * cols);
+    case Layout::padded: return Tensor(type, {rows, cols}, {cols + kRowPadding, 1}, rows * (cols + kRowPadding));
+    case Layout::packed: break;
+  }
+  return Tensor(type, {rows, cols});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases and layers
+
+enum class Layer { typed, dispatch };
+inline const char* name(Layer layer) noexcept { return layer == Layer::typed ? "typed" : "dispatch"; }
+
+/// What every workload case provides besides run_typed(options), run_dispatch(options) and
+/// result() (non-virtual, so that the timed loop calls them directly).
+class Case {
+ public:
+  virtual ~Case() = default;
+  /// Makes the next call's result checkable: outputs get a sentinel, in-place buffers their
+  /// initial contents (so that a call that writes nothing cannot pass).
+  virtual void prepare_check() = 0;
+  /// "" when the last call's result is right, otherwise what is wrong.
+  virtual std::string check() const = 0;
+
+  bool verified[2] = {false, false};  ///< per Layer: checked once, on the first run
+};
+
+/// The Options a run with `threads` threads uses; nullopt while the library cannot honour it.
+/// TODO(executor): the library is getting an executor option for multi-threaded runs. When it
+/// lands, set its thread count here from `threads` and return it instead of nullopt; then a
+/// 2-thread variant of a workload is `{1}` -> `{1, 2}` on its line in register_all().
+inline std::optional<dmlref::Options> make_options(int threads) {
+  if (threads != 1) return std::nullopt;
+  return dmlref::Options{};
+}
+
+/// Cases hold hundreds of MiB: keep only the current one (benchmarks of a workload run one after
+/// another, so each case is built once per workload, outside every timed loop).
+struct CaseCache {
+  std::string key;
+  std::unique_ptr<Case> value;
+};
+inline CaseCache& case_cache() {
+  static CaseCache cache;
+  return cache;
+}
+
+template <class C>
+C& cached_case(const std::string& key, const typename C::Spec& spec) {
+  CaseCache& cache = case_cache();
+  if (!cache.value || cache.key != key) {
+    cache.value.reset();  // free the old case before allocating the new one
+    cache.value = std::make_unique<C>(spec);
+    cache.key = key;
+  }
+  return static_cast<C&>(*cache.value);  // keys are workload names: one case type per key
+}
+
+template <class C, Layer L>
+dmlref::Status call(C& c, const dmlref::Options& options) noexcept {
+  if constexpr (L == Layer::typed) {
+    return c.run_typed(options);
+  } else {
+    return c.run_dispatch(options);
+  }
+}
+
+/// The body of every typed and dispatch benchmark: check once, then time the whole API call.
+template <class C, Layer L>
+void run_case(benchmark::State& state, const std::string& key, const typename C::Spec& spec, int threads,
+              std::int64_t bytes) {
+  const std::optional<dmlref::Options> options = make_options(threads);
+  if (!options) {
+    state.SkipWithError("this thread count needs the library's executor option, which does not exist yet");
+    return;
+  }
+  C& c = cached_case<C>(key, spec);
+  bool& verified = c.verified[static_cast<int>(L)];
+  if (!verified) {
+    c.prepare_check();
+    const dmlref::Status status = call<C, L>(c, *options);
+    if (!status) {
+      state.SkipWithError(("the call failed: " + status.message()).c_str());
+      return;
+    }
+    const std::string wrong = c.check();
+    if (!wrong.empty()) {
+      state.SkipWithError(("wrong result: " + wrong).c_str());
+      return;
+    }
+    verified = true;
+  }
+  for (auto _ : state) {
+    const dmlref::Status status = call<C, L>(c, *options);
+    if (DMLREF_UNLIKELY(!status.ok())) {
+      state.SkipWithError(("the call failed: " + status.message()).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(c.result());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The memcpy baseline
+
+struct MemcpyBuffers {
+  std::size_t bytes = 0;
+  Buffer src, dst;
+  bool verified = false;
+};
+
+/// Copies half of the workload's byte count, so that its reads plus writes equal the workload's,
+/// between two separately allocated buffers (page-faulted in before timing).
+inline void run_memcpy(benchmark::State& state, std::int64_t workload_bytes) {
+  static MemcpyBuffers cache;
+  const auto n = static_cast<std::size_t>(workload_bytes / 2);
+  if (cache.bytes != n || cache.src.data() == nullptr) {
+    cache = MemcpyBuffers{};
+    cache.bytes = n;
+    cache.src = Buffer(n);
+    cache.dst = Buffer(n);
+    for (std::size_t i = 0; i < n; i += 8) {
+      const std::uint64_t bits = generated_bits(kInputSeed, static_cast<std::int64_t>(i / 8));
+      std::memcpy(cache.src.data() + i, &bits, std::min<std::size_t>(8, n - i));
+    }
+    std::memset(cache.dst.data(), 0xA5, n);
+  }
+  if (!cache.verified) {
+    std::memset(cache.dst.data(), 0xA5, n);
+    std::memcpy(cache.dst.data(), cache.src.data(), n);
+    if (std::memcmp(cache.dst.data(), cache.src.data(), n) != 0) {
+      state.SkipWithError("memcpy copied wrong bytes");
+      return;
+    }
+    cache.verified = true;
+  }
+  unsigned char* const dst = cache.dst.data();
+  const unsigned char* const src = cache.src.data();
+  for (auto _ : state) {
+    std::memcpy(dst, src, n);
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * workload_bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration
+
+/// Registers "<name>/typed", "<name>/dispatch" (with "/threads:N" for N != 1) for every thread
+/// count, and "<name>/memcpy" once. C::bytes(spec) is the byte count the workload must move.
+template <class C>
+void add(const std::string& name, const typename C::Spec& spec, std::initializer_list<int> thread_counts,
+         benchmark::TimeUnit unit = benchmark::kMicrosecond) {
+  const std::int64_t bytes = C::bytes(spec);
+  for (int threads : thread_counts) {
+    const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
+    benchmark::RegisterBenchmark((name + "/typed" + suffix).c_str(),
+                                 [=](benchmark::State& state) {
+                                   run_case<C, Layer::typed>(state, name, spec, threads, bytes);
+                                 })
+        ->Unit(unit)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark((name + "/dispatch" + suffix).c_str(),
+                                 [=](benchmark::State& state) {
+                                   run_case<C, Layer::dispatch>(state, name, spec, threads, bytes);
+                                 })
+        ->Unit(unit)
+        ->UseRealTime();
+  }
+  benchmark::RegisterBenchmark((name + "/memcpy").c_str(),
+                               [=](benchmark::State& state) { run_memcpy(state, bytes); })
+      ->Unit(unit)
+      ->UseRealTime();
+}
+
+}  // namespace dmlref_bench
+
+#endif  // DMLREF_BENCH_SUPPORT_HPP
