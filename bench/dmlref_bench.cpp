@@ -400,9 +400,9 @@ using std::int8_t;
 
 void register_all() {
   using benchmark::kNanosecond;
-  // One line per workload variant. The last braces list the thread counts it runs with: counts
-  // other than 1 wait for the library's executor option (see make_options in support.hpp); then
-  // `{1}` -> `{1, 2}` adds "<name>/typed/threads:2" and "<name>/dispatch/threads:2".
+  // One line per workload variant. The last braces list the thread counts it runs with
+  // (Options::threads, see make_options in support.hpp): `{1}` -> `{1, 2}` adds
+  // "<name>/typed/threads:2" and "<name>/dispatch/threads:2". The targets are for 1 thread.
 
   // W1: Gather Axis 0, input [32768, 1024], 16384 rows.
   add<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, {1});

@@ -16,7 +16,6 @@
 #include <initializer_list>
 #include <memory>
 #include <new>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -254,13 +253,13 @@ class Case {
   bool verified[2] = {false, false};  ///< per Layer: checked once, on the first run
 };
 
-/// The Options a run with `threads` threads uses; nullopt while the library cannot honour it.
-/// TODO(executor): the library is getting an executor option for multi-threaded runs. When it
-/// lands, set its thread count here from `threads` and return it instead of nullopt; then a
-/// 2-thread variant of a workload is `{1}` -> `{1, 2}` on its line in register_all().
-inline std::optional<dmlref::Options> make_options(int threads) {
-  if (threads != 1) return std::nullopt;
-  return dmlref::Options{};
+/// The Options of a run with `threads` threads (Options::threads; the default executor, dmlref's
+/// own thread pool). The suite registers 1-thread runs only for now; a 2-thread variant of a
+/// workload is `{1}` -> `{1, 2}` on its line in register_all().
+inline dmlref::Options make_options(int threads) {
+  dmlref::Options options;
+  options.threads = threads;
+  return options;
 }
 
 /// Cases hold hundreds of MiB: keep only the current one (benchmarks of a workload run one after
@@ -298,16 +297,12 @@ dmlref::Status call(C& c, const dmlref::Options& options) noexcept {
 template <class C, Layer L>
 void run_case(benchmark::State& state, const std::string& key, const typename C::Spec& spec, int threads,
               std::int64_t bytes) {
-  const std::optional<dmlref::Options> options = make_options(threads);
-  if (!options) {
-    state.SkipWithError("this thread count needs the library's executor option, which does not exist yet");
-    return;
-  }
+  const dmlref::Options options = make_options(threads);
   C& c = cached_case<C>(key, spec);
   bool& verified = c.verified[static_cast<int>(L)];
   if (!verified) {
     c.prepare_check();
-    const dmlref::Status status = call<C, L>(c, *options);
+    const dmlref::Status status = call<C, L>(c, options);
     if (!status) {
       state.SkipWithError(("the call failed: " + status.message()).c_str());
       return;
@@ -320,7 +315,7 @@ void run_case(benchmark::State& state, const std::string& key, const typename C:
     verified = true;
   }
   for (auto _ : state) {
-    const dmlref::Status status = call<C, L>(c, *options);
+    const dmlref::Status status = call<C, L>(c, options);
     if (DMLREF_UNLIKELY(!status.ok())) {
       state.SkipWithError(("the call failed: " + status.message()).c_str());
       break;
