@@ -2,8 +2,9 @@
 // (TensorView) and the runtime dispatch layer (TensorDesc), next to a memcpy baseline that moves
 // the same number of bytes. bench/ratios.py turns the JSON output into ratios against targets.
 //
-//   dmlref_bench                                  5 repetitions (the default set in main)
+//   dmlref_bench                                  5 repetitions, randomly interleaved (defaults set in main)
 //   dmlref_bench --benchmark_repetitions=1        a quick run
+//   dmlref_bench --benchmark_enable_random_interleaving=false    in registration order
 //   dmlref_bench --benchmark_filter='W1_'         one workload
 //   dmlref_bench --benchmark_out=r.json --benchmark_out_format=json && python3 bench/ratios.py r.json
 //
@@ -437,11 +438,15 @@ void register_all() {
 
 int main(int argc, char** argv) {
   // Defaults that flags on the command line (which come later and so win) or Google Benchmark's
-  // environment variables override: a few repetitions, the console showing their aggregates.
+  // environment variables override: a few repetitions, interleaved in random order so that load
+  // from other processes spreads evenly over a workload and its memcpy, the console showing
+  // the aggregates.
   std::vector<char*> args{argv[0]};
   static char repetitions[] = "--benchmark_repetitions=5";
+  static char interleaving[] = "--benchmark_enable_random_interleaving=true";
   static char aggregates[] = "--benchmark_display_aggregates_only=true";
   if (std::getenv("BENCHMARK_REPETITIONS") == nullptr) args.push_back(repetitions);
+  if (std::getenv("BENCHMARK_ENABLE_RANDOM_INTERLEAVING") == nullptr) args.push_back(interleaving);
   if (std::getenv("BENCHMARK_DISPLAY_AGGREGATES_ONLY") == nullptr) args.push_back(aggregates);
   for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
   int count = static_cast<int>(args.size());

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -84,6 +85,12 @@ inline std::vector<std::int64_t> sample_rows(std::int64_t rows, int count = 64) 
 // ---------------------------------------------------------------------------------------------
 // Memory
 
+/// Bytes held by all live Buffers (what the cache below budgets).
+inline std::size_t& allocated_bytes() noexcept {
+  static std::size_t bytes = 0;
+  return bytes;
+}
+
 /// A large, page-aligned, separately allocated byte buffer (move-only).
 class Buffer {
  public:
@@ -92,7 +99,9 @@ class Buffer {
   Buffer() = default;
   explicit Buffer(std::size_t bytes)
       : bytes_(bytes),
-        data_(static_cast<unsigned char*>(::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{alignment}))) {}
+        data_(static_cast<unsigned char*>(::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{alignment}))) {
+    allocated_bytes() += bytes_;
+  }
   Buffer(Buffer&& other) noexcept : bytes_(std::exchange(other.bytes_, 0)), data_(std::exchange(other.data_, nullptr)) {}
   Buffer& operator=(Buffer&& other) noexcept {
     std::swap(bytes_, other.bytes_);
@@ -102,7 +111,9 @@ class Buffer {
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   ~Buffer() {
-    if (data_ != nullptr) ::operator delete(data_, std::align_val_t{alignment});
+    if (data_ == nullptr) return;
+    ::operator delete(data_, std::align_val_t{alignment});
+    allocated_bytes() -= bytes_;
   }
 
   unsigned char* data() const noexcept { return data_; }
@@ -239,11 +250,16 @@ inline Tensor make_matrix(dmlref::DataType type, std::int64_t rows, std::int64_t
 enum class Layer { typed, dispatch };
 inline const char* name(Layer layer) noexcept { return layer == Layer::typed ? "typed" : "dispatch"; }
 
+/// Something large that benchmarks keep between runs: a workload's case, a memcpy's buffers.
+class Cached {
+ public:
+  virtual ~Cached() = default;
+};
+
 /// What every workload case provides besides run_typed(options), run_dispatch(options) and
 /// result() (non-virtual, so that the timed loop calls them directly).
-class Case {
+class Case : public Cached {
  public:
-  virtual ~Case() = default;
   /// Makes the next call's result checkable: outputs get a sentinel, in-place buffers their
   /// initial contents (so that a call that writes nothing cannot pass).
   virtual void prepare_check() = 0;
@@ -262,26 +278,55 @@ inline dmlref::Options make_options(int threads) {
   return options;
 }
 
-/// Cases hold hundreds of MiB: keep only the current one (benchmarks of a workload run one after
-/// another, so each case is built once per workload, outside every timed loop).
-struct CaseCache {
-  std::string key;
-  std::unique_ptr<Case> value;
-};
-inline CaseCache& case_cache() {
-  static CaseCache cache;
-  return cache;
-}
-
-template <class C>
-C& cached_case(const std::string& key, const typename C::Spec& spec) {
-  CaseCache& cache = case_cache();
-  if (!cache.value || cache.key != key) {
-    cache.value.reset();  // free the old case before allocating the new one
-    cache.value = std::make_unique<C>(spec);
-    cache.key = key;
+/// Keeps built cases and memcpy buffers for the later benchmarks of their workload, so that setup
+/// never repeats: with --benchmark_enable_random_interleaving (a default, see main) every workload
+/// comes back once per repetition. Entries are dropped least recently used first while the
+/// buffers exceed DMLREF_BENCH_CACHE_MIB (default 4096; the whole suite needs about 3500); the
+/// entry in use is always kept.
+class Cache {
+ public:
+  template <class T, class Make>
+  T& get(const std::string& key, Make&& make) {
+    ++clock_;
+    for (Entry& e : entries_)
+      if (e.key == key) {
+        e.last_use = clock_;
+        return static_cast<T&>(*e.value);  // keys name one workload: one type per key
+      }
+    entries_.push_back(Entry{key, make(), clock_});
+    T& made = static_cast<T&>(*entries_.back().value);  // lives on the heap: stays valid below
+    while (allocated_bytes() > budget() && entries_.size() > 1) {
+      auto oldest = entries_.end();
+      for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (it->last_use != clock_ && (oldest == entries_.end() || it->last_use < oldest->last_use)) oldest = it;
+      if (oldest == entries_.end()) break;
+      entries_.erase(oldest);
+    }
+    return made;
   }
-  return static_cast<C&>(*cache.value);  // keys are workload names: one case type per key
+
+  static std::size_t budget() {
+    static const std::size_t bytes = [] {
+      const char* text = std::getenv("DMLREF_BENCH_CACHE_MIB");
+      const unsigned long long mib = text != nullptr ? std::strtoull(text, nullptr, 10) : 4096ull;
+      return static_cast<std::size_t>(mib) << 20;
+    }();
+    return bytes;
+  }
+
+ private:
+  struct Entry {
+    std::string key;
+    std::unique_ptr<Cached> value;
+    std::uint64_t last_use;
+  };
+  std::vector<Entry> entries_;
+  std::uint64_t clock_ = 0;
+};
+
+inline Cache& cache() {
+  static Cache instance;
+  return instance;
 }
 
 template <class C, Layer L>
@@ -298,7 +343,7 @@ template <class C, Layer L>
 void run_case(benchmark::State& state, const std::string& key, const typename C::Spec& spec, int threads,
               std::int64_t bytes) {
   const dmlref::Options options = make_options(threads);
-  C& c = cached_case<C>(key, spec);
+  C& c = cache().get<C>(key, [&] { return std::make_unique<C>(spec); });
   bool& verified = c.verified[static_cast<int>(L)];
   if (!verified) {
     c.prepare_check();
@@ -329,39 +374,41 @@ void run_case(benchmark::State& state, const std::string& key, const typename C:
 // ---------------------------------------------------------------------------------------------
 // The memcpy baseline
 
-struct MemcpyBuffers {
-  std::size_t bytes = 0;
-  Buffer src, dst;
+/// Source and destination of a memcpy baseline: separately allocated, page-faulted in.
+class MemcpyBuffers final : public Cached {
+ public:
+  explicit MemcpyBuffers(std::size_t bytes) : bytes_(bytes), src_(bytes), dst_(bytes) {
+    for (std::size_t i = 0; i < bytes; i += 8) {
+      const std::uint64_t bits = generated_bits(kInputSeed, static_cast<std::int64_t>(i / 8));
+      std::memcpy(src_.data() + i, &bits, std::min<std::size_t>(8, bytes - i));
+    }
+    std::memset(dst_.data(), 0xA5, bytes);
+  }
+  std::size_t size() const noexcept { return bytes_; }
+  unsigned char* dst() const noexcept { return dst_.data(); }
+  const unsigned char* src() const noexcept { return src_.data(); }
   bool verified = false;
+
+ private:
+  std::size_t bytes_;
+  Buffer src_, dst_;
 };
 
-/// Copies half of the workload's byte count, so that its reads plus writes equal the workload's,
-/// between two separately allocated buffers (page-faulted in before timing).
-inline void run_memcpy(benchmark::State& state, std::int64_t workload_bytes) {
-  static MemcpyBuffers cache;
+/// Copies half of the workload's byte count, so that its reads plus writes equal the workload's.
+inline void run_memcpy(benchmark::State& state, const std::string& key, std::int64_t workload_bytes) {
   const auto n = static_cast<std::size_t>(workload_bytes / 2);
-  if (cache.bytes != n || cache.src.data() == nullptr) {
-    cache = MemcpyBuffers{};
-    cache.bytes = n;
-    cache.src = Buffer(n);
-    cache.dst = Buffer(n);
-    for (std::size_t i = 0; i < n; i += 8) {
-      const std::uint64_t bits = generated_bits(kInputSeed, static_cast<std::int64_t>(i / 8));
-      std::memcpy(cache.src.data() + i, &bits, std::min<std::size_t>(8, n - i));
-    }
-    std::memset(cache.dst.data(), 0xA5, n);
-  }
-  if (!cache.verified) {
-    std::memset(cache.dst.data(), 0xA5, n);
-    std::memcpy(cache.dst.data(), cache.src.data(), n);
-    if (std::memcmp(cache.dst.data(), cache.src.data(), n) != 0) {
+  MemcpyBuffers& buffers = cache().get<MemcpyBuffers>(key, [&] { return std::make_unique<MemcpyBuffers>(n); });
+  unsigned char* const dst = buffers.dst();
+  const unsigned char* const src = buffers.src();
+  if (!buffers.verified) {
+    std::memset(dst, 0xA5, n);
+    std::memcpy(dst, src, n);
+    if (std::memcmp(dst, src, n) != 0) {
       state.SkipWithError("memcpy copied wrong bytes");
       return;
     }
-    cache.verified = true;
+    buffers.verified = true;
   }
-  unsigned char* const dst = cache.dst.data();
-  const unsigned char* const src = cache.src.data();
   for (auto _ : state) {
     std::memcpy(dst, src, n);
     benchmark::DoNotOptimize(dst);
@@ -395,7 +442,7 @@ void add(const std::string& name, const typename C::Spec& spec, std::initializer
         ->UseRealTime();
   }
   benchmark::RegisterBenchmark((name + "/memcpy").c_str(),
-                               [=](benchmark::State& state) { run_memcpy(state, bytes); })
+                               [=](benchmark::State& state) { run_memcpy(state, name + "/memcpy", bytes); })
       ->Unit(unit)
       ->UseRealTime();
 }
