@@ -23,6 +23,10 @@
 
 #include <dmlref/dmlref.hpp>
 
+#if defined(__linux__)
+#  include <sys/mman.h>
+#endif
+
 namespace dmlref_bench {
 
 // ---------------------------------------------------------------------------------------------
@@ -91,16 +95,30 @@ inline std::size_t& allocated_bytes() noexcept {
   return bytes;
 }
 
+/// DMLREF_BENCH_HUGEPAGES=1 asks Linux for transparent huge pages on large buffers (as numpy
+/// does for its arrays), to tell TLB misses apart from kernel costs. Off by default: a plain
+/// allocation is what most callers' buffers are.
+inline bool use_huge_pages() noexcept {
+  static const bool on = [] {
+    const char* text = std::getenv("DMLREF_BENCH_HUGEPAGES");
+    return text != nullptr && *text != '\0' && *text != '0';
+  }();
+  return on;
+}
+
 /// A large, page-aligned, separately allocated byte buffer (move-only).
 class Buffer {
  public:
-  static constexpr std::size_t alignment = 4096;
+  static constexpr std::size_t alignment = std::size_t{2} << 20;  // 2 MiB: huge-page aligned
 
   Buffer() = default;
   explicit Buffer(std::size_t bytes)
       : bytes_(bytes),
-        data_(static_cast<unsigned char*>(::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{alignment}))) {
+        data_(static_cast<unsigned char*>(::operator new(round_up(bytes), std::align_val_t{alignment}))) {
     allocated_bytes() += bytes_;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (use_huge_pages() && bytes_ >= alignment) madvise(data_, round_up(bytes_), MADV_HUGEPAGE);
+#endif
   }
   Buffer(Buffer&& other) noexcept : bytes_(std::exchange(other.bytes_, 0)), data_(std::exchange(other.data_, nullptr)) {}
   Buffer& operator=(Buffer&& other) noexcept {
@@ -120,6 +138,10 @@ class Buffer {
   std::size_t size() const noexcept { return bytes_; }
 
  private:
+  static std::size_t round_up(std::size_t bytes) noexcept {
+    return (std::max<std::size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
+  }
+
   std::size_t bytes_ = 0;
   unsigned char* data_ = nullptr;
 };
