@@ -24,6 +24,7 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
 import argparse
 import gc
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -46,21 +47,40 @@ SEED = 20240611
 # ---------------------------------------------------------------------------------------------
 # Timing
 
-def median_time(fn, min_time, min_reps, max_reps):
-    """Median seconds per call of fn(), batching calls so one sample lasts >= 1 ms."""
-    fn()  # warm-up (and first-touch of anything it allocates)
-    t0 = time.perf_counter()
-    fn()
-    once = time.perf_counter() - t0
-    batch = 1 if once >= 1e-3 else max(1, int(1e-3 / max(once, 1e-9)))
-    samples = []
-    start = time.perf_counter()
-    while len(samples) < min_reps or (time.perf_counter() - start < min_time and len(samples) < max_reps):
+def measure_interleaved(fns, rounds, run_time, baseline=None):
+    """{name: median over `rounds` of the mean seconds per call}. In every round each callable runs
+    for about `run_time` seconds, in a shuffled order (as dmlref_bench interleaves its repetitions),
+    so that load from other processes and the state of the shared cache fall on all forms and on
+    the memcpy alike. The `baseline` callable (the memcpy) also runs before every other one, so
+    that its median, which every ratio divides by, rests on many more samples."""
+    chunk = {}
+    for name, fn in fns.items():  # warm-up (and first touch of what it allocates); calls per clock read
+        fn()
         t0 = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        samples.append((time.perf_counter() - t0) / batch)
-    return statistics.median(samples)
+        fn()
+        once = time.perf_counter() - t0
+        chunk[name] = 1 if once >= 1e-4 else max(1, int(1e-4 / max(once, 1e-9)))
+    per_round = {name: [] for name in fns}
+    def one_run(name):
+        fn, n, calls = fns[name], chunk[name], 0
+        t0 = time.perf_counter()
+        while True:
+            for _ in range(n):
+                fn()
+            calls += n
+            elapsed = time.perf_counter() - t0
+            if elapsed >= run_time:
+                break
+        per_round[name].append(elapsed / calls)
+
+    order = [name for name in fns if name != baseline]
+    for r in range(rounds):
+        random.Random(SEED + r).shuffle(order)
+        for name in order:
+            if baseline is not None:
+                one_run(baseline)
+            one_run(name)
+    return {name: statistics.median(v) for name, v in per_round.items()}
 
 
 def memcpy_form(nbytes):
@@ -286,8 +306,7 @@ WORKLOADS = [
 def run_peers(name, builder, args, log):
     """{library: (best form, ratio, seconds per call)}, plus memcpy seconds and notes."""
     expected, forms, nbytes = builder()
-    memcpy = median_time(memcpy_form(nbytes // 2), args.min_time, args.min_reps, args.max_reps)
-    best, notes = {}, []
+    notes, valid = [], {}
     for library, library_forms in forms.items():
         for form, fn in library_forms.items():
             try:
@@ -298,13 +317,19 @@ def run_peers(name, builder, args, log):
             if result.shape != expected.shape or not np.array_equal(result, expected):
                 notes.append("%s %s: WRONG RESULT, not counted" % (library, form))
                 continue
-            secs = median_time(fn, args.min_time, args.min_reps, args.max_reps)
-            ratio = secs / memcpy
-            log("  %-28s %-6s %-40s %10.1f us  ratio %6.2f" % (name, library, form, secs * 1e6, ratio))
-            if library not in best or ratio < best[library][1]:
-                best[library] = (form, ratio, secs)
-    log("  %-28s memcpy %-40s %10.1f us" % (name, "np.copyto of %d bytes" % (nbytes // 2), memcpy * 1e6))
-    del expected, forms
+            valid[(library, form)] = fn
+    del expected
+    memcpy_key = ("memcpy", "np.copyto of %d bytes" % (nbytes // 2))
+    valid[memcpy_key] = memcpy_form(nbytes // 2)
+    times = measure_interleaved(valid, args.rounds, args.run_time, baseline=memcpy_key)
+    memcpy = times.pop(memcpy_key)
+    best = {}
+    for (library, form), secs in times.items():
+        ratio = secs / memcpy
+        log("  %-28s %-6s %-44s %10.1f us  ratio %6.2f" % (name, library, form, secs * 1e6, ratio))
+        if library not in best or ratio < best[library][1]:
+            best[library] = (form, ratio, secs)
+    log("  %-28s memcpy %-44s %10.1f us" % (name, "np.copyto of %d bytes" % (nbytes // 2), memcpy * 1e6))
     return best, memcpy, notes
 
 
@@ -333,9 +358,9 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated workload prefixes, e.g. W1,W3,W7_dtypes/W1_int8")
     parser.add_argument("--repetitions", type=int, default=5, help="dmlref_bench repetitions (default 5)")
     parser.add_argument("--bench-arg", action="append", default=[], help="extra dmlref_bench flag (repeatable)")
-    parser.add_argument("--min-time", type=float, default=0.5, help="seconds per peer measurement (default 0.5)")
-    parser.add_argument("--min-reps", type=int, default=5)
-    parser.add_argument("--max-reps", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per peer form (default 5)")
+    parser.add_argument("--run-time", type=float, default=0.1,
+                        help="seconds each form runs per round (default 0.1)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--verbose", action="store_true", help="show dmlref_bench's console output")
     args = parser.parse_args(argv)
@@ -368,12 +393,13 @@ def main(argv=None):
             mine = typed.median  # ns per call
         else:
             mine = typed.median / base.median if base and base.median else None
-        row = {"workload": name, "dmlref": mine, "w8": w8}
+        row = {"workload": name, "dmlref": mine, "w8": w8,
+               "dmlref_ms": typed.median / 1e6 if mine is not None else None}
         for library in ("torch", "numpy"):
             if library in best:
                 form, ratio, secs = best[library]
                 value = secs * 1e9 if w8 else ratio
-                row[library] = (form, value, (value / mine) if mine else None)
+                row[library] = (form, value, (value / mine) if mine else None, secs * 1e3)
             else:
                 row[library] = None
         rows.append(row)
@@ -388,15 +414,17 @@ def main(argv=None):
 
 
 def print_table(rows, markdown):
-    header = ["workload", "dmlref ratio", "best PyTorch ratio (form)", "best numpy ratio (form)",
+    header = ["workload", "dmlref ratio (time)", "best PyTorch ratio (form, time)", "best numpy ratio (form, time)",
               "dmlref speed-up vs PyTorch", "vs numpy"]
     lines = []
     for r in rows:
         fmt = (lambda v: "%.0f ns" % v) if r["w8"] else (lambda v: "%.2f" % v)
-        cells = [r["workload"], "-" if r["dmlref"] is None else fmt(r["dmlref"])]
+        ms = (lambda v: "") if r["w8"] else (lambda v: ", %.1f ms" % v)
+        cells = [r["workload"], "-" if r["dmlref"] is None else
+                 fmt(r["dmlref"]) + ("" if r["w8"] else " (%.1f ms)" % r["dmlref_ms"])]
         for library in ("torch", "numpy"):
             p = r[library]
-            cells.append("-" if p is None else "%s (%s)" % (fmt(p[1]), p[0]))
+            cells.append("-" if p is None else "%s (%s%s)" % (fmt(p[1]), p[0], ms(p[3])))
         for library in ("torch", "numpy"):
             p = r[library]
             cells.append("-" if p is None or p[2] is None else "%.2fx" % p[2])
@@ -412,9 +440,9 @@ def print_table(rows, markdown):
         print("  ".join("-" * w for w in widths))
         for cells in lines:
             print("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
-    print("\nRatio: median time / median memcpy of the same byte count in the same process (1 thread)."
-          " Speed-up: peer ratio / dmlref ratio (> 1: dmlref faster). W8: ns per call"
-          " (peers include the Python call overhead).")
+    print("\nRatio: median time / median memcpy of the same byte count in the same process (1 thread);"
+          " time: the median time per call. Speed-up: peer ratio / dmlref ratio (> 1: dmlref faster)."
+          " W8: ns per call (peers include the Python call overhead).")
 
 
 if __name__ == "__main__":
