@@ -131,7 +131,8 @@ def evaluate(runs):
             continue
         if base and base.median:
             row["ratio"] = run.median / base.median
-            if run.cpu and base.cpu and run.cpu.median and base.cpu.median:
+            # (Google Benchmark's CPU time is the calling thread's: meaningless with more threads.)
+            if threads == 1 and run.cpu and base.cpu and run.cpu.median and base.cpu.median:
                 row["cpu_ratio"] = run.cpu.median / base.cpu.median
         if layer == "dispatch" and typed and typed.median and not typed.error:
             row["vs_typed"] = run.median - typed.median if wid == "W8" else run.median / typed.median - 1.0
