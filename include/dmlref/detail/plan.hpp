@@ -492,9 +492,11 @@ inline void for_each_in_line(std::int64_t count, std::int64_t dense, std::int64_
   }
 }
 
-/// Lines [begin, end) of a stageable plan (a line = one iteration of the outer loop dimensions).
+/// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
+/// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
+/// lines, because it writes its staged lines back whole.
 template <std::size_t W, class I, bool Clamp>
-void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
   alignas(64) unsigned char stage[kStageBytes];
   const LoopDim inner = p.loop[p.loop_rank - 1];
@@ -505,11 +507,14 @@ void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noex
   unsigned char* const indexed = p.indexed;
   const unsigned char* const indices = p.indices;
   const unsigned char* const source = p.source;
-  Cursor c = seek(p, begin * inner.size);
-  for (std::int64_t l = begin; l < end; ++l, next_line(p, c)) {
+  Cursor c = seek(p, begin);
+  std::int64_t first = c.coord[p.loop_rank - 1];  // the line's first row this share moves
+  for (std::int64_t remaining = end - begin; remaining > 0;) {
+    const std::int64_t count = inner.size - first < remaining ? inner.size - first : remaining;
+    // inner.indexed_stride is 0: every row of the line addresses the same indexed line.
     if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
-      for_each_in_line(inner.size, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(dense + d * w, stage + a * w, W);
@@ -517,17 +522,23 @@ void copy_staged_lines(const Plan& p, std::int64_t begin, std::int64_t end) noex
     } else {
       const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line(inner.size, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(stage + a * w, dense + d * w, W);
                        });
       scatter_line<W>(indexed + c.indexed * w, stage, line.size, line.indexed_stride);
     }
+    remaining -= count;
+    if (remaining == 0) return;
+    c.coord[p.loop_rank - 1] = first;
+    next_line(p, c);
+    first = 0;
   }
 }
 
-/// One share of a call: rows [begin, end), or lines [begin, end) when staged.
+/// One share of a call: rows [begin, end), and for a scatter split by target, a range of the
+/// first tuple coordinate.
 struct Share {
   const Plan* plan;
   std::int64_t begin, end;
@@ -546,7 +557,7 @@ inline bool tiled(const Plan& p) noexcept {
 template <std::size_t W, class I, bool Clamp>
 void run_share(const Share& s) noexcept {
   const Plan& p = *s.plan;
-  if (stageable(p)) return copy_staged_lines<W, I, Clamp>(p, s.begin, s.end);
+  if (stageable(p)) return copy_staged_rows<W, I, Clamp>(p, s.begin, s.end);
   if (tiled(p)) {
     // Tiles of one cache line of the block outside, rows inside: each tile pass reuses the lines
     // and pages the previous rows brought in. Every element belongs to one tile, and rows keep
@@ -632,24 +643,25 @@ inline void execute(const Plan& p, const Options& options) noexcept {
     if (limit > kMaxShares) limit = kMaxShares;
     shares = static_cast<int>(limit);
   }
-  if (shares <= 1) return runner(Share{&p, 0, staged ? lines : rows, TargetRange{}});
+  if (shares <= 1) return runner(Share{&p, 0, rows, TargetRange{}});
 
   bool lines_disjoint = true;  // do different outer lines write different elements?
   for (int d = 0; d + 1 < p.loop_rank; ++d) lines_disjoint = lines_disjoint && p.loop[d].indexed_stride != 0;
   Share list[kMaxShares];
-  if (p.flow == Flow::gather || (lines_disjoint && lines >= shares)) {
-    const std::int64_t units = staged ? lines : (p.flow == Flow::gather ? rows : lines);
-    const std::int64_t scale = staged || p.flow == Flow::gather ? 1 : p.inner_size();
-    if (units < shares) shares = static_cast<int>(units);
+  if (p.flow == Flow::gather) {
+    if (rows < shares) shares = static_cast<int>(rows);
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, rows * i / shares, rows * (i + 1) / shares, TargetRange{}};
+  } else if (lines_disjoint && lines >= shares) {
+    const std::int64_t line = p.inner_size();  // whole lines: no two shares write one element
     for (int i = 0; i < shares; ++i)
-      list[i] = Share{&p, units * i / shares * scale, units * (i + 1) / shares * scale, TargetRange{}};
+      list[i] = Share{&p, lines * i / shares * line, lines * (i + 1) / shares * line, TargetRange{}};
   } else if (!staged) {
     const std::int64_t n = p.tuple[0].size;
     if (n < shares) shares = static_cast<int>(n);
     for (int i = 0; i < shares; ++i) list[i] = Share{&p, 0, rows, TargetRange{n * i / shares, n * (i + 1) / shares}};
   } else {
     shares = 1;  // staged lines that share an output line: sequential
-    list[0] = Share{&p, 0, lines, TargetRange{}};
+    list[0] = Share{&p, 0, rows, TargetRange{}};
   }
   if (shares <= 1) return runner(list[0]);
   struct Job {

@@ -122,19 +122,25 @@ DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, i
     return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
                              ErrorValue::of(count), ErrorValue::of(t.strides.rank()),
                              "one stride per dimension"));
+  // Sizes before strides: strides left out of a descriptor are derived from the sizes, and are
+  // only meaningful once the sizes are.
   std::int64_t elements = 1;
   for (int d = 0; d < count; ++d) {
     if (t.sizes[d] < 1)
       return Status(make_error(ErrorCode::invalid_size, op, t.name, "Sizes", d,
                                ErrorValue::of_text("at least 1"), ErrorValue::of(t.sizes[d]),
                                "DirectML has no empty tensors"));
-    if (t.strides[d] < 0)
-      return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", d,
-                               ErrorValue::of_text("at least 0"), ErrorValue::of(t.strides[d])));
+  }
+  for (int d = 0; d < count; ++d) {
     if (!mul_ok(elements, t.sizes[d], elements))
       return Status(make_error(ErrorCode::overflow, op, t.name, "Sizes", -1,
                                ErrorValue::of_text("an element count below 2^63"),
                                ErrorValue::of(t.sizes)));
+  }
+  for (int d = 0; d < count; ++d) {
+    if (t.strides[d] < 0)
+      return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", d,
+                               ErrorValue::of_text("at least 0"), ErrorValue::of(t.strides[d])));
   }
   std::int64_t extent = 0;
   if (!byte_extent(t, extent))

@@ -50,20 +50,22 @@ inline Result<Shape> gather_shape(const Shape& input_sizes, const Shape& indices
       !s)
     return s;
 
-  Shape L;
-  for (int d = 0; d < axis; ++d) L.push_back(input_sizes[d]);
-  for (int d = D - P; d < D; ++d) L.push_back(indices_sizes[d]);
-  for (int d = axis + 1; d < D; ++d) L.push_back(input_sizes[d]);
+  // L has D + P - 1 entries (up to 15), more than a Shape holds: read them through L(k).
+  auto L = [&](int k) {
+    if (k < axis) return input_sizes[k];
+    if (k < axis + P) return indices_sizes[D - P + (k - axis)];
+    return input_sizes[k - P + 1];
+  };
   Shape out;
   if (P == 0) out.push_back(1);
   for (int k = 0; k < P - 1; ++k)
-    if (L[k] != 1)
+    if (L(k) != 1)
       return Status(detail::make_error(
           ErrorCode::shape_mismatch, op, "", "IndexDimensions", -1,
           ErrorValue::of_text("small enough that the output fits in DimensionCount dimensions"),
           ErrorValue::of(static_cast<std::int64_t>(P)),
           "InputTensor's meaningful rank + IndexDimensions - 1 exceeds DimensionCount"));
-  for (int k = P > 0 ? P - 1 : 0; k < D + P - 1; ++k) out.push_back(L[k]);
+  for (int k = P > 0 ? P - 1 : 0; k < D + P - 1; ++k) out.push_back(L(k));
   return out;
 }
 

@@ -47,6 +47,8 @@ inline Result<Shape> scatter_nd_output_sizes(const Shape& input_sizes, const Sha
                                              const ScatterNDParams& params) noexcept {
   const Result<Shape> expected = scatter_nd_updates_sizes(input_sizes, indices_sizes, params);
   if (!expected) return expected.status();
+  if (Status s = detail::check_sizes("ScatterND", "UpdatesTensor", updates_sizes, input_sizes.rank()); !s)
+    return s;
   if (updates_sizes != *expected)
     return detail::shape_error("ScatterND", "UpdatesTensor", *expected, updates_sizes,
                                "the GatherND shape rule applied to UpdatesTensor");
