@@ -2,6 +2,7 @@
 #define DMLREF_EXECUTOR_HPP
 
 #include <condition_variable>
+#include "config.hpp"
 #include <cstdint>
 #include <mutex>
 #include <thread>
@@ -26,8 +27,20 @@ class Executor {
 /// run() executes the tasks on the caller instead of waiting, so calls never block each other.
 class ThreadPool final : public Executor {
  public:
-  explicit ThreadPool(int threads) {
-    for (int id = 1; id < threads; ++id) workers_.emplace_back([this, id] { work(id); });
+  /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
+  /// got (the caller always participates), so creating it never fails.
+  explicit ThreadPool(int threads) noexcept {
+    for (int id = 1; id < threads; ++id) {
+#if DMLREF_HAS_EXCEPTIONS
+      try {
+        workers_.emplace_back([this, id] { work(id); });
+      } catch (...) {
+        break;
+      }
+#else
+      workers_.emplace_back([this, id] { work(id); });
+#endif
+    }
   }
   ~ThreadPool() override {
     {

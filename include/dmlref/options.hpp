@@ -23,7 +23,8 @@ struct Options {
   /// (costs one bit per output element of heap). Off: the last update in row-major order wins.
   bool check_collisions = false;
   /// Most threads one call may use; 1 runs on the caller only (and never touches a pool).
-  /// Work under ~256 KiB is never split. Results are identical for any number of threads.
+  /// Every thread gets at least 256 KiB of work, so smaller calls are never split.
+  /// Results are identical for any number of threads.
   int threads = 1;
   /// Where the threads come from; nullptr means dmlref's default_thread_pool().
   Executor* executor = nullptr;

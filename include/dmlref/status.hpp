@@ -107,7 +107,7 @@ struct ErrorValue {
   }
 };
 
-/// Everything known about a failed call, recorded without allocation; message() spells it out.
+/// Everything known about a failed call, as plain fields (no strings are built until message()).
 struct Error {
   ErrorCode code = ErrorCode::ok;
   const char* op = "";      ///< DirectML operator name, e.g. "GatherND"
@@ -137,6 +137,10 @@ struct Error {
              ErrorValue::braced(position, '[', ']') + " is out of range for " + target_tensor +
              ".Sizes[" + std::to_string(target_dimension) + "] = " + std::to_string(target_size) +
              " (valid " + expected.to_string() + ")";
+    }
+    if (code == ErrorCode::out_of_memory) {
+      return where + "the collision check could not allocate one bit for each of the " +
+             actual.to_string() + " elements of " + tensor;
     }
     if (code == ErrorCode::scatter_collision) {
       return where + "UpdatesTensor element " + ErrorValue::braced(position, '[', ']') +
