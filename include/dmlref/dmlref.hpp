@@ -9,6 +9,7 @@
 #include "executor.hpp"
 #include "float16.hpp"
 #include "options.hpp"
+#include "reduction.hpp"
 #include "shape.hpp"
 #include "status.hpp"
 #include "tensor_view.hpp"

@@ -12,6 +12,7 @@
 #include "../executor.hpp"
 #include "../options.hpp"
 #include "../status.hpp"
+#include "reduce.hpp"
 #include "tensor.hpp"
 
 // Every operator is one "indexed block copy": a loop over rows of the dense tensor (gather: the
@@ -50,6 +51,8 @@ struct Plan {
   const unsigned char* indices = nullptr;
   /// Scatter (elements): InputTensor, which may be copied row by row along with the updates.
   const unsigned char* source = nullptr;
+  /// Scatter with a reduction: combines each update into its output element instead of copying.
+  CombineFn combine = nullptr;
   int loop_rank = 0;
   LoopDim loop[max_dimension_count];
   int block_rank = 0;
@@ -452,7 +455,7 @@ inline constexpr std::size_t kStageBytes = 32 * 1024;
 /// True when the plan's rows are element copies whose innermost loop line shares one indexed
 /// line that fits the stage buffer, and reuses enough of it to pay for moving it whole.
 inline bool stageable(const Plan& p) noexcept {
-  if (p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
+  if (p.combine != nullptr || p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
   const LoopDim& inner = p.loop[p.loop_rank - 1];
   const std::int64_t n = p.tuple[0].size;
   return inner.indexed_stride == 0 && n * static_cast<std::int64_t>(p.element_size) <= std::int64_t{kStageBytes} &&
@@ -548,7 +551,7 @@ struct Share {
 /// A one-dimensional block whose indexed side is far-strided (a transposed input, say): copied
 /// row by row, every element would cost a cache line and a TLB entry of its own.
 inline bool tiled(const Plan& p) noexcept {
-  if (p.block_rank != 1) return false;
+  if (p.combine != nullptr || p.block_rank != 1) return false;
   const BlockDim& b = p.block[0];
   const std::int64_t far = p.flow == Flow::gather ? b.src_stride : b.dst_stride;
   return far >= 64 && b.size > 1;
@@ -603,11 +606,48 @@ decltype(auto) visit_index_type(DataType type, F&& f) {
   return f(std::uint64_t{});  // unreachable: index types are validated first
 }
 
+/// A scatter with a reduction: every update element combined into its output element, in order.
+template <class I, bool Clamp>
+void run_reduction_share(const Share& s) noexcept {
+  const Plan& p = *s.plan;
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const CombineFn combine = p.combine;
+  walk_rows<I, Clamp>(p, s.begin, s.end, s.range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
+    for (int k = 0; k < n; ++k) {
+      unsigned char* const out = p.indexed + y[k] * w;
+      const unsigned char* const update = p.dense + d[k] * w;
+      if (p.block_rank == 0) {
+        combine(out, update);
+        continue;
+      }
+      std::int64_t coord[max_dimension_count] = {};
+      std::int64_t src = 0, dst = 0;
+      for (;;) {  // every block element, row-major
+        combine(out + dst * w, update + src * w);
+        int dim = p.block_rank - 1;
+        for (; dim >= 0; --dim) {
+          const BlockDim& b = p.block[dim];
+          if (++coord[dim] < b.size) {
+            src += b.src_stride;
+            dst += b.dst_stride;
+            break;
+          }
+          coord[dim] = 0;
+          src -= (b.size - 1) * b.src_stride;
+          dst -= (b.size - 1) * b.dst_stride;
+        }
+        if (dim < 0) break;
+      }
+    }
+  });
+}
+
 /// The kernel for this plan's element width, index type and policy, chosen once per call.
 inline void (*select_runner(const Plan& p, IndexPolicy policy) noexcept)(const Share&) noexcept {
   return visit_index_type(p.index_type, [&](auto index) -> void (*)(const Share&) noexcept {
     using I = decltype(index);
     const bool clamp = policy == IndexPolicy::clamp;
+    if (p.combine != nullptr) return clamp ? &run_reduction_share<I, true> : &run_reduction_share<I, false>;
     switch (p.element_size) {
       case 1: return clamp ? &run_share<1, I, true> : &run_share<1, I, false>;
       case 2: return clamp ? &run_share<2, I, true> : &run_share<2, I, false>;

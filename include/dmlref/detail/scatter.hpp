@@ -6,6 +6,7 @@
 #include <new>
 
 #include "../options.hpp"
+#include "../reduction.hpp"
 #include "../status.hpp"
 #include "plan.hpp"
 #include "tensor.hpp"
@@ -93,17 +94,23 @@ Status find_collision(const Plan& marking, const Shape& updates_sizes, const Sha
 /// the given strides; it is called a second time over packed strides for the collision check.
 template <class BuildPlan>
 Status run_scatter(const char* op, const RawTensor& input, const RawTensor& indices,
-                   const RawTensor& updates, const RawTensor& output, const Options& options,
-                   BuildPlan&& build) noexcept {
+                   const RawTensor& updates, const RawTensor& output, Reduction reduction,
+                   const Options& options, BuildPlan&& build) noexcept {
+  if (static_cast<unsigned>(reduction) > static_cast<unsigned>(Reduction::min))
+    return Status(make_error(ErrorCode::invalid_attribute, op, "", "Reduction", -1,
+                             ErrorValue::of_text("none, add, mul, max or min"),
+                             ErrorValue::of(static_cast<std::int64_t>(reduction))));
   const bool in_place = output.data == input.data && output.strides == input.strides;
   if (!in_place)
     if (Status s = check_no_overlap(op, output, input); !s) return s;
   if (Status s = check_no_overlap(op, output, indices); !s) return s;
   if (Status s = check_no_overlap(op, output, updates); !s) return s;
 
-  const Plan plan = build(updates, output);
+  Plan plan = build(updates, output);
+  if (reduction != Reduction::none) plan.combine = select_combine(input.type, reduction);
   if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  if (options.check_collisions) {
+  // With a reduction, duplicate targets are legal and combine: nothing to check.
+  if (options.check_collisions && reduction == Reduction::none) {
     RawTensor packed_updates = updates, packed_output = output;
     packed_updates.strides = packed_strides(updates.sizes);
     packed_output.strides = packed_strides(output.sizes);

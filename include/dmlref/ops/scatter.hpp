@@ -20,6 +20,7 @@
 #include "../detail/tensor.hpp"
 #include "../detail/typed.hpp"
 #include "../options.hpp"
+#include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
 #include "../tensor_view.hpp"
@@ -30,6 +31,8 @@ namespace dmlref {
 /// The attribute of DML_SCATTER_OPERATOR_DESC.
 struct ScatterParams {
   std::uint32_t Axis = 0;
+  /// Extension (ONNX): combine instead of replace. DirectML's operator is Reduction::none.
+  dmlref::Reduction Reduction = dmlref::Reduction::none;
 };
 using ScatterElementsParams = ScatterParams;
 
@@ -85,7 +88,7 @@ inline Status scatter(const RawTensor& input, const RawTensor& indices, const Ra
     plan.coalesce();
     return plan;
   };
-  return run_scatter(op, input, indices, updates, output, options, build);
+  return run_scatter(op, input, indices, updates, output, params.Reduction, options, build);
 }
 
 }  // namespace detail

@@ -21,6 +21,7 @@
 #include "../detail/tensor.hpp"
 #include "../detail/typed.hpp"
 #include "../options.hpp"
+#include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
 #include "../tensor_view.hpp"
@@ -32,6 +33,8 @@ namespace dmlref {
 struct ScatterNDParams {
   std::uint32_t InputDimensionCount = 1;
   std::uint32_t IndicesDimensionCount = 1;
+  /// Extension (ONNX): combine instead of replace. DirectML's operator is Reduction::none.
+  dmlref::Reduction Reduction = dmlref::Reduction::none;
 };
 
 /// UpdatesTensor.Sizes that ScatterND requires for these input and indices sizes, or why none.
@@ -79,7 +82,7 @@ inline Status scatter_nd(const RawTensor& input, const RawTensor& indices, const
     return nd_plan(op, Flow::scatter, upd, out, indices, static_cast<int>(params.InputDimensionCount),
                    static_cast<int>(params.IndicesDimensionCount), 0);
   };
-  return run_scatter(op, input, indices, updates, output, options, build);
+  return run_scatter(op, input, indices, updates, output, params.Reduction, options, build);
 }
 
 }  // namespace detail
