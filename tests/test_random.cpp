@@ -10,7 +10,9 @@
 //   staged lines (Gather last axis, GatherElements innermost, ND with K = 1)  StagedLinesMatchOracle
 //   Scatter with the input copy fused (innermost axis, also in place)       StagedLinesMatchOracle
 //   CopyRun (contiguous blocks) and CopyBlock (blocks of >= 2 strided dims)  BlocksMatchOracle
-//   unstaged rows, innermost loops of 17, 23, 31, ... rows (not x16)         RowBatchesMatchOracle
+//   tiles of a far-strided 1-D block (CopyStrided; transposed input/output)  FarStridedBlocksInTiles...
+//   unstaged rows, innermost loops of 17, 23, 31, ... rows (not x16);
+//   calls of one batch (<= 16 rows) and rows copied one batch behind         RowBatchesMatchOracle
 //   coalescing (packed layouts) versus none (padded, permuted, broadcast)     all tests
 //   IndexPolicy::clamp                                                       ClampPolicyMatchesOracle
 //   index_out_of_range, nothing written                                      OutOfRangeIndex...
@@ -115,12 +117,15 @@ class Failures {
   std::vector<std::string> failing_;
 };
 
-/// Random cases of `cfg` through both layers (native types every fifth case), oracle policy
-/// error, no collision check. `short_buffers`: every tenth case also gets one tensor's
+/// Choices a test makes per case come from the seed's bits (not from the loop counter), so that
+/// DMLREF_TEST_SEED replays them too: 0 <= choice(seed, k, n) < n.
+std::uint64_t choice(std::uint64_t seed, int k, std::uint64_t n) { return rc::mix(seed + static_cast<std::uint64_t>(k)) % n; }
+
+/// Random cases of `cfg` through both layers (native types for a fifth of the cases), oracle
+/// policy error, no collision check. `short_buffers`: a tenth of the cases also get one tensor's
 /// TotalTensorSizeInBytes one byte short, which must be buffer_too_small with nothing written.
 void matches_oracle(Op op, const rc::Config& cfg, int cases, bool short_buffers = false) {
   Failures failures;
-  int i = 0;
   for (const std::uint64_t seed : rc::case_seeds(stream(), cases)) {
     const rc::Case c = rc::generate(op, seed, cfg);
     SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
@@ -128,11 +133,11 @@ void matches_oracle(Op op, const rc::Config& cfg, int cases, bool short_buffers 
     if (!expected.ok) failures.add("the generator made a case the oracle rejects: " + expected.error);
     failures.add(mismatch(c, expected, Layer::dispatch, {}));
     failures.add(mismatch(c, expected, Layer::typed_storage, {}));
-    if (i % 5 == 0) failures.add(mismatch(c, expected, Layer::typed_native, {}));
-    if (short_buffers && i % 10 == 3) {
+    if (choice(seed, 1, 5) == 0) failures.add(mismatch(c, expected, Layer::typed_native, {}));
+    if (short_buffers && choice(seed, 2, 10) == 0) {
       std::vector<rc::Short> tensors{rc::Short::input, rc::Short::indices, rc::Short::output};
       if (rc::is_scatter(op)) tensors.push_back(rc::Short::updates);
-      const rc::Short which = tensors[seed % tensors.size()];
+      const rc::Short which = tensors[choice(seed, 3, tensors.size())];
       const rc::LibRun got = rc::run_library(c, Layer::dispatch, {}, which);
       if (got.status.code() != ErrorCode::buffer_too_small)
         failures.add("TotalTensorSizeInBytes one byte short of the exact size gave " +
@@ -141,7 +146,6 @@ void matches_oracle(Op op, const rc::Config& cfg, int cases, bool short_buffers 
       if (!diff.empty()) failures.add("a call with a short buffer wrote to the output: " + diff);
     }
     failures.end_case(c);
-    ++i;
   }
 }
 
@@ -165,6 +169,12 @@ TEST_P(RandomOp, BlocksMatchOracle) {
   matches_oracle(GetParam(), cfg, 60);
 }
 
+TEST_P(RandomOp, FarStridedBlocksInTilesMatchOracle) {
+  rc::Config cfg;
+  cfg.aim = rc::Aim::tiled;
+  matches_oracle(GetParam(), cfg, 60);
+}
+
 TEST_P(RandomOp, RowBatchesMatchOracle) {
   rc::Config cfg;
   cfg.aim = rc::Aim::rows;
@@ -180,18 +190,17 @@ TEST_P(RandomOp, ClampPolicyMatchesOracle) {
   dmlref::Options clamp;
   clamp.index_policy = dmlref::IndexPolicy::clamp;
   Failures failures;
-  int i = 0;
   for (const std::uint64_t seed : rc::case_seeds(stream(), 120)) {
     const rc::Case c = rc::generate(GetParam(), seed, cfg);
     SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
+    const bool odd = choice(seed, 1, 2) == 1;
     const rc::Run clamped = rc::run_oracle(c, oracle::Policy::clamp, false);
     if (!clamped.ok) failures.add("the oracle's clamp policy failed: " + clamped.error);
-    failures.add(mismatch(c, clamped, i % 2 ? Layer::dispatch : Layer::typed_storage, clamp));
-    if (i % 5 == 0) failures.add(mismatch(c, clamped, Layer::typed_native, clamp));
+    failures.add(mismatch(c, clamped, odd ? Layer::dispatch : Layer::typed_storage, clamp));
+    if (choice(seed, 2, 5) == 0) failures.add(mismatch(c, clamped, Layer::typed_native, clamp));
     const rc::Run strict = rc::run_oracle(c, oracle::Policy::error, false);
-    failures.add(mismatch(c, strict, i % 2 ? Layer::typed_storage : Layer::dispatch, {}));
+    failures.add(mismatch(c, strict, odd ? Layer::typed_storage : Layer::dispatch, {}));
     failures.end_case(c);
-    ++i;
   }
 }
 
@@ -275,12 +284,14 @@ TEST_P(RandomOp, ThreadsAndExecutorsMatchSequentialOracle) {
       configs.push_back(cfg);
     }
   }
-  const auto seeds = rc::case_seeds(stream(), static_cast<int>(configs.size()));
+  // Each configuration once; its number is in the seed's low byte, so a replay finds it again.
+  std::vector<std::uint64_t> seeds = rc::case_seeds(stream(), static_cast<int>(configs.size()));
+  if (!rc::replay_seed())
+    for (std::size_t k = 0; k < seeds.size(); ++k) seeds[k] = (seeds[k] & ~std::uint64_t{0xFF}) | k;
   for (std::size_t k = 0; k < seeds.size(); ++k) {
-    const rc::Config& cfg = configs[rc::replay_seed() ? 0 : k % configs.size()];
+    const rc::Config& cfg = configs[(seeds[k] & 0xFF) % configs.size()];
     const rc::Case c = rc::generate(op, seeds[k], cfg);
-    SCOPED_TRACE(c.describe() + "\n  " + replay(seeds[k]) +
-                 (rc::replay_seed() ? " (replays as variant 0 with random duplicates)" : ""));
+    SCOPED_TRACE(c.describe() + "\n  " + replay(seeds[k]));
     const rc::Run expected = rc::run_oracle(c, oracle::Policy::error, false);
     ASSERT_TRUE(expected.ok) << expected.error;
     EXPECT_EQ(mismatch(c, expected, Layer::typed_storage, {}), "");
@@ -294,7 +305,8 @@ TEST_P(RandomOp, ThreadsAndExecutorsMatchSequentialOracle) {
       EXPECT_EQ(mismatch(c, expected, Layer::typed_storage, options), "") << "ReverseExecutor";
       SpawnExecutor spawn(3);
       options.executor = &spawn;
-      EXPECT_EQ(mismatch(c, expected, k % 2 ? Layer::typed_native : Layer::dispatch, options), "") << "SpawnExecutor";
+      EXPECT_EQ(mismatch(c, expected, seeds[k] % 2 ? Layer::typed_native : Layer::dispatch, options), "")
+          << "SpawnExecutor";
       if (c.expect_split) {
         EXPECT_EQ(reverse.largest, threads) << "the call was not split as expected";
         EXPECT_EQ(spawn.largest, std::min(threads, 3)) << "the call was not split as expected";
@@ -317,11 +329,12 @@ class RandomScatter : public ::testing::TestWithParam<Op> {};
 // oracle finds two updates to one element, after normalisation (and clamping, every fourth case).
 TEST_P(RandomScatter, CollisionCheckAgreesWithOracle) {
   Failures failures;
-  int i = 0, collided = 0, clean = 0;
+  int collided = 0, clean = 0;
   for (const std::uint64_t seed : rc::case_seeds(stream(), 240)) {
     rc::Config cfg;
-    cfg.duplicates = i % 3 == 0 ? rc::Duplicates::none : (i % 3 == 1 ? rc::Duplicates::many : rc::Duplicates::random);
-    const bool clamping = i % 4 == 3;
+    const std::uint64_t mode = choice(seed, 1, 3);
+    cfg.duplicates = mode == 0 ? rc::Duplicates::none : (mode == 1 ? rc::Duplicates::many : rc::Duplicates::random);
+    const bool clamping = choice(seed, 2, 4) == 0;
     if (clamping) cfg.values = rc::Values::wild;
     const rc::Case c = rc::generate(GetParam(), seed, cfg);
     SCOPED_TRACE(c.describe() + "\n  " + replay(seed) + (clamping ? "\n  clamp policy" : ""));
@@ -334,9 +347,8 @@ TEST_P(RandomScatter, CollisionCheckAgreesWithOracle) {
     dmlref::Options options;
     options.check_collisions = true;
     if (clamping) options.index_policy = dmlref::IndexPolicy::clamp;
-    failures.add(mismatch(c, expected, i % 2 ? Layer::dispatch : Layer::typed_storage, options));
+    failures.add(mismatch(c, expected, choice(seed, 3, 2) ? Layer::dispatch : Layer::typed_storage, options));
     failures.end_case(c);
-    ++i;
   }
   if (!rc::replay_seed()) {
     EXPECT_GT(collided, 20) << "too few colliding cases to test the check";

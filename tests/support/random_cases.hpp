@@ -395,6 +395,21 @@ inline Layout packed_layout(const Sizes& sizes) {
   l.style = "packed";
   return l;
 }
+/// A layout whose dimension `dim` is the outermost in memory, with a stride of at least 64
+/// elements (a transposed tensor, as far as that dimension goes).
+inline Layout far_layout(Rng& rng, const Sizes& sizes, int dim) {
+  std::vector<int> order{dim};
+  for (int d = 0; d < static_cast<int>(sizes.size()); ++d)
+    if (d != dim) order.push_back(d);
+  const std::int64_t pad = rng.between(0, 2), offset = rng.chance(30) ? rng.between(1, 9) : 0;
+  const std::int64_t slack = rng.between(0, 4);
+  Layout l = strided_layout(sizes, order, 1, pad, offset, slack);
+  for (std::int64_t pitch = 2; l.strides[static_cast<std::size_t>(dim)] < 64; ++pitch)
+    l = strided_layout(sizes, order, pitch + (l.strides[static_cast<std::size_t>(dim)] < 16 ? 4 : 0), pad, offset, slack);
+  l.style = "far-strided dimension " + std::to_string(dim) + " (stride " + std::to_string(l.strides[static_cast<std::size_t>(dim)]) + ")";
+  return l;
+}
+
 /// Replaces the strides of the dimensions in `dims` by 0 (an input repeated along them).
 inline Layout broadcast(Layout l, const std::vector<int>& dims) {
   for (int d : dims) l.strides[static_cast<std::size_t>(d)] = 0;
@@ -463,10 +478,11 @@ inline Layout random_layout(Rng& rng, const Sizes& sizes, bool may_broadcast, St
 
 /// What the generator aims at (see plan.hpp): any shapes; staged lines (Gather on the last axis,
 /// GatherElements/Scatter along the innermost axis, ND with K = 1 and no block); blocks (ND and
-/// Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous, so CopyRun); rows
-/// (unstaged rows, innermost loop sizes that are not multiples of 16); big (> 512 KiB of work, so
-/// that Options::threads splits it).
-enum class Aim { any, staged, blocks, rows, big };
+/// Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous, so CopyRun); tiled
+/// (one-dimensional blocks whose indexed side is far-strided: copied in tiles of one cache line,
+/// CopyStrided); rows (unstaged rows, innermost loop sizes that are not multiples of 16); big
+/// (> 1 MiB of work, so that Options::threads splits it).
+enum class Aim { any, staged, blocks, tiled, rows, big };
 /// Index values: in range; "wild" (about a third out of range, for the clamp policy); or in
 /// range except exactly one element.
 enum class Values { valid, wild, one_out_of_range };
@@ -478,6 +494,7 @@ inline const char* name(Aim a) {
     case Aim::any: return "any";
     case Aim::staged: return "staged";
     case Aim::blocks: return "blocks";
+    case Aim::tiled: return "tiled";
     case Aim::rows: return "rows";
     case Aim::big: return "big";
   }
@@ -594,6 +611,7 @@ struct Shapes {
   Sizes in, idx, upd, out;
   std::uint32_t axis = 0, P = 0, r = 0, q = 0, B = 0;
   Style in_style = Style::random, out_style = Style::random, upd_style = Style::random;
+  int far_in = -1, far_out = -1;  ///< a dimension of Input / Output to lay out far-strided (far_layout)
   bool expect_split = true;
 };
 
@@ -604,7 +622,8 @@ inline std::int64_t largest_count(const Shapes& s) {
 // ---- per operator shapes ----
 
 inline bool gather_shapes(Rng& rng, const Config& cfg, std::size_t w, Shapes& s) {
-  const int D = static_cast<int>(rng.between(cfg.aim == Aim::blocks ? 3 : (cfg.aim == Aim::rows ? 2 : 1), 8));
+  const int D = static_cast<int>(
+      rng.between(cfg.aim == Aim::blocks ? 3 : (cfg.aim == Aim::rows || cfg.aim == Aim::tiled ? 2 : 1), 8));
   int axis = static_cast<int>(rng.below(static_cast<std::uint64_t>(D)));
   int P = static_cast<int>(rng.below(static_cast<std::uint64_t>(D + 1)));
   Sizes in(static_cast<std::size_t>(D));
@@ -639,6 +658,17 @@ inline bool gather_shapes(Rng& rng, const Config& cfg, std::size_t w, Shapes& s)
       }
       s.in_style = rng.chance(70) ? Style::strided : Style::packed;  // CopyBlock, or CopyRun when packed
       s.out_style = s.in_style == Style::packed ? Style::packed : Style::random;
+      break;
+    }
+    case Aim::tiled: {  // one block dimension (> 1), far-strided in the input
+      axis = static_cast<int>(rng.below(static_cast<std::uint64_t>(D - 1)));
+      make_idx();
+      const int block = static_cast<int>(rng.between(axis + 1, D - 1));
+      for (int d = axis + 1; d < D; ++d) {
+        in[static_cast<std::size_t>(d)] = d == block ? rng.between(2, 150) : 1;
+        fixed.insert(&in[static_cast<std::size_t>(d)]);
+      }
+      s.far_in = block;
       break;
     }
     case Aim::rows: {
@@ -690,7 +720,8 @@ inline bool gather_shapes(Rng& rng, const Config& cfg, std::size_t w, Shapes& s)
 
 /// GatherElements and Scatter: Idx equals In except along Axis.
 inline bool elements_shapes(Rng& rng, const Config& cfg, std::size_t w, bool scatter, Shapes& s) {
-  const int D = static_cast<int>(rng.between(cfg.aim == Aim::rows || cfg.aim == Aim::blocks ? 2 : 1, 8));
+  const bool unstaged_rows = cfg.aim == Aim::rows || cfg.aim == Aim::blocks || cfg.aim == Aim::tiled;
+  const int D = static_cast<int>(rng.between(unstaged_rows ? 2 : 1, 8));
   int axis = static_cast<int>(rng.below(static_cast<std::uint64_t>(D)));
   Sizes in(static_cast<std::size_t>(D));
   for (auto& v : in) v = small_size(rng);
@@ -706,6 +737,7 @@ inline bool elements_shapes(Rng& rng, const Config& cfg, std::size_t w, bool sca
       fixed.insert(&m);
       break;
     case Aim::blocks:  // no blocks here: unstaged rows with strided tensors instead
+    case Aim::tiled:
     case Aim::rows:
       axis = static_cast<int>(rng.below(static_cast<std::uint64_t>(D - 1)));
       in[static_cast<std::size_t>(D - 1)] = odd_rows(rng);
@@ -757,6 +789,9 @@ inline bool nd_shapes(Rng& rng, const Config& cfg, std::size_t w, Op op, Shapes&
       case Aim::blocks:  // >= 2 block dimensions
         if (r - B - K < 2) continue;
         break;
+      case Aim::tiled:  // one block dimension
+        if (r - B - K != 1) continue;
+        break;
       case Aim::rows:  // tuples in a line of odd length
         if (q - 1 <= B) continue;
         break;
@@ -791,6 +826,11 @@ inline bool nd_shapes(Rng& rng, const Config& cfg, std::size_t w, Op op, Shapes&
       s.out_style = s.upd_style = s.in_style == Style::packed ? Style::packed : Style::random;
       break;
     }
+    case Aim::tiled:  // the block (the last input dimension) far-strided on the indexed side
+      inA.back() = rng.between(2, 150);
+      fixed.insert(&inA.back());
+      (op == Op::scatter_nd ? s.far_out : s.far_in) = D - 1;
+      break;
     case Aim::rows:
       idxA[static_cast<std::size_t>(q - 2)] = odd_rows(rng);
       fixed.insert(&idxA[static_cast<std::size_t>(q - 2)]);
@@ -844,11 +884,13 @@ inline bool nd_shapes(Rng& rng, const Config& cfg, std::size_t w, Op op, Shapes&
 inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
   // > 1 MiB, so that 4 threads get 4 shares of >= 256 KiB.
   const auto target = static_cast<std::int64_t>(1100 * 1024 / w);
-  auto fill_outer = [&](std::int64_t needed, int dims) {  // `dims` sizes with product >= needed
+  // `dims` sizes with an odd product >= needed: with odd lines of an odd number of rows, the
+  // shares of a split (rows · i / shares) begin and end mid-line.
+  auto fill_outer = [&](std::int64_t needed, int dims) {
     Sizes v(static_cast<std::size_t>(dims), 1);
-    for (int k = 1; k < dims; ++k) v[static_cast<std::size_t>(k)] = rng.between(1, 3);
+    for (int k = 1; k < dims; ++k) v[static_cast<std::size_t>(k)] = rng.pick<std::int64_t>({1, 3});
     const std::int64_t rest = count(v);
-    v[0] = (needed + rest - 1) / rest;
+    v[0] = (needed + rest - 1) / rest | 1;
     return v;
   };
   switch (op) {
@@ -860,6 +902,13 @@ inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
         s.idx = cat(ones(static_cast<std::size_t>(D - 1)), {m});
         s.axis = static_cast<std::uint32_t>(D - 1);
         s.P = 1;
+      } else if (variant == 3) {  // rows copying a 1-D block from a transposed input (tiles)
+        const std::int64_t block = rng.between(20, 60), m = (target + block - 1) / block;
+        s.in = {rng.between(20, 60), block};
+        s.idx = {1, m};
+        s.axis = 0;
+        s.P = 1;
+        s.far_in = 1;
       } else {  // rows copying a block: contiguous (CopyRun) or strided (CopyBlock)
         const Sizes block = variant == 1 ? Sizes{rng.between(60, 200)} : Sizes{rng.between(6, 13), rng.between(6, 13)};
         const std::int64_t m = (target + count(block) - 1) / count(block);
@@ -878,7 +927,7 @@ inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
       const bool scatter = op == Op::scatter;
       const int D = static_cast<int>(rng.between(2, 3));
       if (variant == 0) {  // along the innermost axis: staged lines (Scatter: input copy fused)
-        const std::int64_t n = rng.between(300, 1000), m = rng.between(n / 2, n);
+        const std::int64_t n = rng.between(300, 1000), m = rng.between(n / 2, n) | 1;
         s.in = cat(fill_outer((target + m - 1) / m, D - 1), {n});
         s.idx = s.in;
         s.idx.back() = m;
@@ -908,13 +957,21 @@ inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
     case Op::gather_nd:
     case Op::gather_nd1:
     case Op::scatter_nd: {
-      if (variant == 3) {  // K = 1, no block: staged lines (ScatterND: sequential)
-        const std::int64_t n = rng.between(300, 1000), m = rng.between(n / 2, n);
+      if (variant == 4) {  // a 1-D block far-strided on the indexed side (tiles)
+        const std::int64_t block = rng.between(20, 60), m = (target + block - 1) / block;
+        s.r = 2;
+        s.q = 2;
+        s.B = 0;
+        s.in = {rng.between(20, 60), block};
+        s.idx = {m, 1};
+        (op == Op::scatter_nd ? s.far_out : s.far_in) = 1;
+      } else if (variant == 3) {  // K = 1, no block: staged lines (ScatterND: sequential)
+        const std::int64_t n = rng.between(300, 1000), m = rng.between(n / 2, n) | 1;
         s.r = 1;
         s.q = 3;
         s.B = 0;
         s.in = {1, 1, n};
-        s.idx = {(target + m - 1) / m, m, 1};
+        s.idx = {(target + m - 1) / m | 1, m, 1};
         s.expect_split = op != Op::scatter_nd;
         // Rows of the updates and indices do not coalesce: the lines share the output line.
         s.upd_style = Style::strided;
@@ -950,12 +1007,12 @@ inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
 
 inline int big_variants(Op op) {
   switch (op) {
-    case Op::gather: return 3;
+    case Op::gather: return 4;
     case Op::gather_elements: return 2;
     case Op::scatter: return 3;
     case Op::gather_nd:
     case Op::gather_nd1:
-    case Op::scatter_nd: return 4;
+    case Op::scatter_nd: return 5;
   }
   return 1;
 }
@@ -1184,10 +1241,13 @@ inline Case generate(Op op, std::uint64_t seed, const Config& cfg) {
     else
       keep.assign(keep.size(), true);
   }
-  c.input = random_layout(rng, s.in, !c.in_place, s.in_style);
+  const int far_in = c.in_place ? s.far_out : s.far_in;  // in place, Input is laid out as Output
+  c.input = far_in >= 0 ? far_layout(rng, s.in, far_in) : random_layout(rng, s.in, !c.in_place, s.in_style);
   c.indices = random_layout(rng, s.idx, true, Style::random, keep);
   if (is_scatter(op)) c.updates = random_layout(rng, s.upd, true, s.upd_style);
-  c.output = c.in_place ? c.input : random_layout(rng, s.out, false, s.out_style);
+  c.output = c.in_place ? c.input
+             : s.far_out >= 0 ? far_layout(rng, s.out, s.far_out)
+                              : random_layout(rng, s.out, false, s.out_style);
 
   c.input_buf = data_buffer(rng, c.input, c.dtype);
   if (is_scatter(op)) c.updates_buf = data_buffer(rng, c.updates, c.dtype);
