@@ -330,9 +330,12 @@ struct CopyElement {
 struct CopyRun {
   std::size_t length;
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, length); }
-  /// The first 8 lines; the hardware prefetcher follows a longer run by itself.
+  /// The first 8 lines of a long run (the hardware prefetcher follows it from there). Short runs
+  /// are left alone: measured here, prefetching 256-byte GatherND blocks cost 10%, while 4 KiB
+  /// rows gained a little.
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
+    if (length < 1024) return;
     for (std::size_t b = 0; b < length && b < 512; b += 64) {
       if (Write) DMLREF_PREFETCH_WRITE(block + b); else DMLREF_PREFETCH(block + b);
     }
