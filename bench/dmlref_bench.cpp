@@ -402,35 +402,36 @@ using std::int8_t;
 void register_all() {
   using benchmark::kNanosecond;
   // One line per workload variant. The last braces list the thread counts it runs with
-  // (Options::threads, see make_options in support.hpp): `{1}` -> `{1, 2}` adds
-  // "<name>/typed/threads:2" and "<name>/dispatch/threads:2". The targets are for 1 thread.
+  // Thread counts (Options::threads, see make_options in support.hpp): each adds
+  // "<name>/typed/threads:N", "<name>/dispatch/threads:N" and "<name>/memcpy/threads:N".
+  // The ratio targets are for 1 thread; ratios.py checks that 2 threads are never slower.
 
   // W1: Gather Axis 0, input [32768, 1024], 16384 rows.
-  add<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, {1});
+  add<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, {1, 2});
   // W2: Gather on the last axis, input [4096, 4096], 1024 columns, int32 and int64 indices.
-  add<GatherCase<float, int32_t>>("W2_gather_inner/int32", {4096, 4096, 1, 1024}, {1});
-  add<GatherCase<float, int64_t>>("W2_gather_inner/int64", {4096, 4096, 1, 1024}, {1});
+  add<GatherCase<float, int32_t>>("W2_gather_inner/int32", {4096, 4096, 1, 1024}, {1, 2});
+  add<GatherCase<float, int64_t>>("W2_gather_inner/int64", {4096, 4096, 1, 1024}, {1, 2});
   // W3: GatherElements Axis 1, [2048, 4096].
-  add<GatherElementsCase<float, int64_t>>("W3_gather_elements", {2048, 4096}, {1});
+  add<GatherElementsCase<float, int64_t>>("W3_gather_elements", {2048, 4096}, {1, 2});
   // W4: Scatter Axis 1, [2048, 4096], a permutation per row.
-  add<ScatterCase<float, int64_t>>("W4_scatter_elements", {2048, 4096}, {1});
+  add<ScatterCase<float, int64_t>>("W4_scatter_elements", {2048, 4096}, {1, 2});
   // W5: GatherND, input [512, 512, 64], 65536 pairs.
-  add<GatherNDCase<float, int64_t>>("W5_gather_nd", {512, 512, 64, 65536}, {1});
+  add<GatherNDCase<float, int64_t>>("W5_gather_nd", {512, 512, 64, 65536}, {1, 2});
   // W6: ScatterND of 16384 distinct rows into [65536, 256], out of place and in place.
-  add<ScatterNDCase<float, int64_t>>("W6_scatter_nd", {65536, 256, 16384, false}, {1});
-  add<ScatterNDCase<float, int64_t>>("W6_scatter_nd/inplace", {65536, 256, 16384, true}, {1});
+  add<ScatterNDCase<float, int64_t>>("W6_scatter_nd", {65536, 256, 16384, false}, {1, 2});
+  add<ScatterNDCase<float, int64_t>>("W6_scatter_nd/inplace", {65536, 256, 16384, true}, {1, 2});
   // W7: W1 and W3 with 2- and 1-byte elements.
-  add<GatherCase<f16, int64_t>>("W7_dtypes/W1_float16", {32768, 1024, 0, 16384}, {1});
-  add<GatherCase<int8_t, int64_t>>("W7_dtypes/W1_int8", {32768, 1024, 0, 16384}, {1});
-  add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16", {2048, 4096}, {1});
-  add<GatherElementsCase<int8_t, int64_t>>("W7_dtypes/W3_int8", {2048, 4096}, {1});
+  add<GatherCase<f16, int64_t>>("W7_dtypes/W1_float16", {32768, 1024, 0, 16384}, {1, 2});
+  add<GatherCase<int8_t, int64_t>>("W7_dtypes/W1_int8", {32768, 1024, 0, 16384}, {1, 2});
+  add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16", {2048, 4096}, {1, 2});
+  add<GatherElementsCase<int8_t, int64_t>>("W7_dtypes/W3_int8", {2048, 4096}, {1, 2});
   // W8: per-call overhead: Gather Axis 0 of 8 rows of [64, 64].
-  add<GatherCase<float, int64_t>>("W8_small", {64, 64, 0, 8}, {1}, kNanosecond);
+  add<GatherCase<float, int64_t>>("W8_small", {64, 64, 0, 8}, {1, 2}, kNanosecond);
   // W9: W1 and W3 over a transposed input view and a padded row pitch.
-  add<GatherCase<float, int64_t>>("W9_strided/W1_transposed", {32768, 1024, 0, 16384, Layout::transposed}, {1});
-  add<GatherCase<float, int64_t>>("W9_strided/W1_padded", {32768, 1024, 0, 16384, Layout::padded}, {1});
-  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed", {2048, 4096, Layout::transposed}, {1});
-  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded", {2048, 4096, Layout::padded}, {1});
+  add<GatherCase<float, int64_t>>("W9_strided/W1_transposed", {32768, 1024, 0, 16384, Layout::transposed}, {1, 2});
+  add<GatherCase<float, int64_t>>("W9_strided/W1_padded", {32768, 1024, 0, 16384, Layout::padded}, {1, 2});
+  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed", {2048, 4096, Layout::transposed}, {1, 2});
+  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded", {2048, 4096, Layout::padded}, {1, 2});
 }
 
 }  // namespace

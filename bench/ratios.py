@@ -29,6 +29,8 @@ DISPATCH_OVERHEAD = 0.10      # dispatch within 10% of typed ...
 W8_DISPATCH_OVERHEAD_NS = 20.0  # ... and W8 within 20 ns
 
 LAYERS = ("typed", "dispatch", "memcpy")
+# Differences smaller than this between thread counts are noise on a shared 2-core machine.
+THREAD_NOISE = 0.05
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -119,7 +121,7 @@ def evaluate(runs):
         if layer == "memcpy":
             continue
         wid = workload_id(workload)
-        base = runs.get((workload, "memcpy", 1))
+        base = runs.get((workload, "memcpy", threads)) or runs.get((workload, "memcpy", 1))
         typed = runs.get((workload, "typed", threads))
         row = {"workload": workload, "id": wid, "layer": layer, "threads": threads,
                "unit": run.unit, "median_ns": run.median, "error": run.error,
@@ -143,6 +145,17 @@ def evaluate(runs):
             elif wid in RATIO_TARGETS and row["ratio"] is not None and row["ratio"] > RATIO_TARGETS[wid]:
                 row["misses"].append("ratio %.2f > %g (x%.2f)" % (row["ratio"], RATIO_TARGETS[wid],
                                                                  row["ratio"] / RATIO_TARGETS[wid]))
+        if threads > 1:
+            # More threads must never be slower, and must be faster wherever the memcpy baseline
+            # itself gains from them (this machine kind adds little bandwidth per core).
+            one = runs.get((workload, layer, 1))
+            base_one = runs.get((workload, "memcpy", 1))
+            if one and one.median and not one.error:
+                if run.median > one.median * (1 + THREAD_NOISE):
+                    row["misses"].append("%d threads slower than 1 (%+.0f%%)" % (threads, 100 * (run.median / one.median - 1)))
+                elif (base and base_one and base.median and base_one.median and
+                      base.median < base_one.median * (1 - THREAD_NOISE) and run.median >= one.median):
+                    row["misses"].append("memcpy gains from %d threads but this does not" % threads)
         if row["vs_typed"] is not None:
             if wid == "W8" and row["vs_typed"] > W8_DISPATCH_OVERHEAD_NS:
                 row["misses"].append("dispatch +%.0f ns > %g ns" % (row["vs_typed"], W8_DISPATCH_OVERHEAD_NS))

@@ -417,7 +417,10 @@ class MemcpyBuffers final : public Cached {
 };
 
 /// Copies half of the workload's byte count, so that its reads plus writes equal the workload's.
-inline void run_memcpy(benchmark::State& state, const std::string& key, std::int64_t workload_bytes) {
+/// With `threads` > 1 the copy is split into that many contiguous parts run on dmlref's default
+/// thread pool, the same threads a workload with Options::threads uses.
+inline void run_memcpy(benchmark::State& state, const std::string& key, std::int64_t workload_bytes,
+                       int threads = 1) {
   const auto n = static_cast<std::size_t>(workload_bytes / 2);
   MemcpyBuffers& buffers = cache().get<MemcpyBuffers>(key, [&] { return std::make_unique<MemcpyBuffers>(n); });
   unsigned char* const dst = buffers.dst();
@@ -431,8 +434,24 @@ inline void run_memcpy(benchmark::State& state, const std::string& key, std::int
     }
     buffers.verified = true;
   }
+  struct Parts {
+    unsigned char* dst;
+    const unsigned char* src;
+    std::size_t n;
+    int count;
+  } parts{dst, src, n, threads};
+  auto copy_part = [](void* context, int i) noexcept {
+    const Parts& p = *static_cast<const Parts*>(context);
+    const std::size_t begin = p.n * static_cast<std::size_t>(i) / static_cast<std::size_t>(p.count);
+    const std::size_t end = p.n * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(p.count);
+    std::memcpy(p.dst + begin, p.src + begin, end - begin);
+  };
   for (auto _ : state) {
-    std::memcpy(dst, src, n);
+    if (threads > 1) {
+      dmlref::default_thread_pool().run(threads, copy_part, &parts);
+    } else {
+      std::memcpy(dst, src, n);
+    }
     benchmark::DoNotOptimize(dst);
     benchmark::ClobberMemory();
   }
@@ -463,10 +482,15 @@ void add(const std::string& name, const typename C::Spec& spec, std::initializer
         ->Unit(unit)
         ->UseRealTime();
   }
-  benchmark::RegisterBenchmark((name + "/memcpy").c_str(),
-                               [=](benchmark::State& state) { run_memcpy(state, name + "/memcpy", bytes); })
-      ->Unit(unit)
-      ->UseRealTime();
+  for (int threads : thread_counts) {
+    const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
+    benchmark::RegisterBenchmark((name + "/memcpy" + suffix).c_str(),
+                                 [=](benchmark::State& state) {
+                                   run_memcpy(state, name + "/memcpy", bytes, threads);
+                                 })
+        ->Unit(unit)
+        ->UseRealTime();
+  }
 }
 
 }  // namespace dmlref_bench
