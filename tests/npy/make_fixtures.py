@@ -524,6 +524,8 @@ def onnx_cases():
         ok("onnx-scatter-elements.%s-axis-negative" % reduction,
            "onnx-scatter-elements --axis=-1 --reduction %s %s %s %s" % ((reduction,) + dupd),
            np_scatter_elements(i_data, dup_idx, dup_upd, -1, reduction))
+    fail("onnx-scatter-elements.check-collisions", "onnx-scatter-elements --axis=-1 --check-collisions %s %s %s" % dupd,
+         r"ScatterElements: (updates|UpdatesTensor) element .0, 2. writes output element .0, 0., which an earlier update already wrote")
     nan_data = f4([[1, np.nan, 3], [-0.0, 5, 6]])
     nan_upd = f4([[np.nan, 2, 4], [0.0, -1, np.inf]])
     nan_idx = i8([[0, 1, 1], [0, 0, 0]])

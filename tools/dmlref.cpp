@@ -1,0 +1,473 @@
+// dmlref: the command-line golden tool. Runs one gather/scatter operator on numpy .npy files and
+// writes the result as a .npy file, so that test suites in any language can produce
+// DirectML-exact (or ONNX-exact) goldens.
+//
+//   dmlref gather-nd --input-dimension-count 3 --indices-dimension-count 2 input.npy indices.npy -o out.npy
+//   dmlref onnx-scatter-elements --axis=-1 --reduction add data.npy indices.npy updates.npy -o out.npy
+//
+// DirectML subcommands (gather, gather-elements, gather-nd, gather-nd1, scatter, scatter-nd) take
+// DirectML's attributes (unsigned, counted in the padded rank) and left-pad every array with 1s to
+// the largest rank among the operands, D; the output file has rank D. ONNX subcommands (onnx-*)
+// take ONNX's attributes (axis may be negative) and read every array at its natural rank (0-d and
+// empty arrays included); their output has ONNX's rank. Errors print one line to stderr and exit
+// with 1 (2 for a command line CLI11 rejects); nothing is written on error.
+#include <CLI/CLI.hpp>
+
+#include <dmlref/dmlref.hpp>
+#include <dmlref/npy.hpp>
+#include <dmlref/onnx.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace npy = dmlref::npy;
+
+/// A failure that ends the run with a message (the tool's only error path after parsing).
+struct Failure {
+  std::string message;
+};
+
+/// Everything a subcommand may be given.
+struct Arguments {
+  std::string input, indices, updates;  // the positional files (updates: scatters only)
+  std::string output;
+  // DirectML attributes (int64 so that a negative value gets our own message).
+  std::int64_t axis = 0;
+  std::int64_t index_dimensions = 0;
+  std::int64_t input_dimension_count = 0;
+  std::int64_t indices_dimension_count = 0;
+  std::int64_t batch_dimension_count = 0;
+  // ONNX attribute.
+  std::int64_t batch_dims = 0;
+  std::string reduction = "none";
+  std::string index_policy = "error";
+  bool check_collisions = false;
+  int threads = 1;
+};
+
+/// One operand, read from its file.
+struct Operand {
+  std::string path;
+  npy::Array array;
+  std::vector<std::int64_t> sizes;    // as passed to dmlref (padded for DirectML)
+  std::vector<std::int64_t> strides;  // elements, same length as sizes
+
+  dmlref::TensorDesc desc() const {
+    dmlref::TensorDesc d;
+    d.DataType = array.type;
+    d.DimensionCount = static_cast<std::uint32_t>(sizes.size());
+    d.Sizes = sizes.empty() ? nullptr : sizes.data();
+    d.Strides = strides.empty() ? nullptr : strides.data();
+    d.TotalTensorSizeInBytes = array.data.size();
+    d.Data = array.data.empty() ? nullptr : array.data.data();
+    return d;
+  }
+};
+
+Operand read_operand(const std::string& path) {
+  npy::Expected<npy::Array> read = npy::read_file(path);
+  if (!read) throw Failure{read.error().message};
+  Operand op;
+  op.path = path;
+  op.array = std::move(read).value();
+  op.sizes = op.array.shape;
+  op.strides = op.array.strides();  // column-major for Fortran-order files: no copy
+  return op;
+}
+
+std::vector<Operand> read_operands(const Arguments& args, bool with_updates = false) {
+  std::vector<Operand> ops;
+  ops.push_back(read_operand(args.input));
+  ops.push_back(read_operand(args.indices));
+  if (with_updates) ops.push_back(read_operand(args.updates));
+  return ops;
+}
+
+/// DirectML: left-pads every operand with 1s to the largest rank (at least 1); returns D.
+int pad_operands(std::vector<Operand>& ops) {
+  std::size_t D = 1;
+  for (const Operand& op : ops) D = std::max(D, op.sizes.size());
+  if (D > static_cast<std::size_t>(dmlref::max_dimension_count)) {
+    for (const Operand& op : ops)
+      if (op.sizes.size() == D)
+        throw Failure{op.path + " has " + std::to_string(D) + " dimensions; DirectML tensors have at most " +
+                      std::to_string(dmlref::max_dimension_count)};
+  }
+  for (Operand& op : ops) {
+    const std::size_t missing = D - op.sizes.size();
+    // A padded dimension has size 1, so its stride is never used; any value is valid.
+    op.sizes.insert(op.sizes.begin(), missing, 1);
+    op.strides.insert(op.strides.begin(), missing, 1);
+  }
+  return static_cast<int>(D);
+}
+
+/// The value of a DirectML UINT attribute given on the command line, or `fallback`.
+std::uint32_t uint_attribute(const CLI::App& app, const char* option, std::int64_t value, std::int64_t fallback) {
+  const std::int64_t v = app.get_option(option)->count() > 0 ? value : fallback;
+  if (v < 0 || v > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw Failure{std::string(option) + " " + std::to_string(v) + " is not a DirectML UINT (0..4294967295)" +
+                  (v < 0 && std::string(option) == "--axis" ? "; the onnx-* subcommands take negative axes" : "")};
+  return static_cast<std::uint32_t>(v);
+}
+
+dmlref::Options options_of(const Arguments& args) {
+  dmlref::Options options;
+  options.index_policy = args.index_policy == "clamp" ? dmlref::IndexPolicy::clamp : dmlref::IndexPolicy::error;
+  options.check_collisions = args.check_collisions;
+  options.threads = args.threads;
+  return options;
+}
+
+dmlref::Reduction reduction_of(const Arguments& args) {
+  if (args.reduction == "add") return dmlref::Reduction::add;
+  if (args.reduction == "mul") return dmlref::Reduction::mul;
+  if (args.reduction == "max") return dmlref::Reduction::max;
+  if (args.reduction == "min") return dmlref::Reduction::min;
+  return dmlref::Reduction::none;
+}
+
+void check(const dmlref::Status& status) {
+  if (!status) throw Failure{status.message()};
+}
+
+/// The output array for `sizes`, typed like the input; its buffer holds element_count elements.
+npy::Array make_output(dmlref::DataType type, const dmlref::Shape& sizes) {
+  npy::Array out;
+  out.type = type;
+  out.shape.assign(sizes.begin(), sizes.end());
+  std::uint64_t count = 1;
+  for (std::int64_t s : out.shape) {
+    if (s != 0 && count > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(s))
+      throw Failure{"the output's element count does not fit in 64 bits"};
+    count *= static_cast<std::uint64_t>(s);
+  }
+  const std::uint64_t size = dmlref::element_size(type);
+  if (size == 0 || count > std::numeric_limits<std::size_t>::max() / size)
+    throw Failure{"the output does not fit in memory"};
+  out.data.resize(static_cast<std::size_t>(count * size));
+  return out;
+}
+
+dmlref::MutableTensorDesc output_desc(npy::Array& out, const std::vector<std::int64_t>& sizes) {
+  dmlref::MutableTensorDesc d;
+  d.DataType = out.type;
+  d.DimensionCount = static_cast<std::uint32_t>(sizes.size());
+  d.Sizes = sizes.empty() ? nullptr : sizes.data();
+  d.Strides = nullptr;
+  d.TotalTensorSizeInBytes = out.data.size();
+  d.Data = out.data.empty() ? nullptr : out.data.data();
+  return d;
+}
+
+void write_output(const Arguments& args, const npy::Array& out) {
+  npy::Expected<std::uint64_t> written = npy::write_file(args.output, out);
+  if (!written) throw Failure{written.error().message};
+}
+
+dmlref::Shape shape_of(const Operand& op) { return dmlref::Shape::from(op.sizes.data(), op.sizes.size()); }
+
+/// Runs `call` (which fills `out`) after computing the output sizes; writes the file.
+template <class Sizes, class Call>
+void run(const Arguments& args, dmlref::DataType type, Sizes&& output_sizes, Call&& call) {
+  const dmlref::Result<dmlref::Shape> sizes = output_sizes();
+  if (!sizes) throw Failure{sizes.status().message()};
+  npy::Array out = make_output(type, *sizes);
+  const std::vector<std::int64_t> out_sizes = out.shape;
+  check(call(output_desc(out, out_sizes)));
+  write_output(args, out);
+}
+
+// ---- DirectML subcommands -------------------------------------------------------------------------
+
+void gather(const CLI::App& app, const Arguments& args) {
+  std::vector<Operand> ops = read_operands(args);
+  const int index_rank = static_cast<int>(ops[1].sizes.size());
+  pad_operands(ops);
+  const dmlref::GatherParams params{uint_attribute(app, "--axis", args.axis, 0),
+                                    uint_attribute(app, "--index-dimensions", args.index_dimensions, index_rank)};
+  run(args, ops[0].array.type,
+      [&] { return dmlref::gather_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::try_gather(ops[0].desc(), ops[1].desc(), out, params, options_of(args));
+      });
+}
+
+void gather_elements(const CLI::App& app, const Arguments& args) {
+  std::vector<Operand> ops = read_operands(args);
+  pad_operands(ops);
+  const dmlref::GatherElementsParams params{uint_attribute(app, "--axis", args.axis, 0)};
+  run(args, ops[0].array.type,
+      [&] { return dmlref::gather_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::try_gather_elements(ops[0].desc(), ops[1].desc(), out, params, options_of(args));
+      });
+}
+
+void gather_nd(const CLI::App& app, const Arguments& args, bool nd1) {
+  std::vector<Operand> ops = read_operands(args);
+  const int r = static_cast<int>(ops[0].sizes.size()), q = static_cast<int>(ops[1].sizes.size());
+  pad_operands(ops);
+  const dmlref::GatherND1Params params{
+      uint_attribute(app, "--input-dimension-count", args.input_dimension_count, r),
+      uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q),
+      nd1 ? uint_attribute(app, "--batch-dimension-count", args.batch_dimension_count, 0) : 0u};
+  const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
+  run(args, ops[0].array.type,
+      [&] {
+        return nd1 ? dmlref::gather_nd1_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params)
+                   : dmlref::gather_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), nd_params);
+      },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return nd1 ? dmlref::try_gather_nd1(ops[0].desc(), ops[1].desc(), out, params, options_of(args))
+                   : dmlref::try_gather_nd(ops[0].desc(), ops[1].desc(), out, nd_params, options_of(args));
+      });
+}
+
+void scatter(const CLI::App& app, const Arguments& args) {
+  std::vector<Operand> ops = read_operands(args, true);
+  pad_operands(ops);
+  const dmlref::ScatterParams params{uint_attribute(app, "--axis", args.axis, 0), reduction_of(args)};
+  run(args, ops[0].array.type,
+      [&] { return dmlref::scatter_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]), params); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::try_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, options_of(args));
+      });
+}
+
+void scatter_nd(const CLI::App& app, const Arguments& args) {
+  std::vector<Operand> ops = read_operands(args, true);
+  const int r = static_cast<int>(ops[0].sizes.size()), q = static_cast<int>(ops[1].sizes.size());
+  pad_operands(ops);
+  const dmlref::ScatterNDParams params{uint_attribute(app, "--input-dimension-count", args.input_dimension_count, r),
+                                       uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q),
+                                       reduction_of(args)};
+  run(args, ops[0].array.type,
+      [&] { return dmlref::scatter_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]), params); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::try_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, options_of(args));
+      });
+}
+
+// ---- ONNX subcommands (natural ranks) ---------------------------------------------------------------
+
+void onnx_gather(const Arguments& args) {
+  const std::vector<Operand> ops = read_operands(args);
+  run(args, ops[0].array.type,
+      [&] { return dmlref::onnx::gather_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.axis); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::onnx::try_gather(ops[0].desc(), ops[1].desc(), out, args.axis, options_of(args));
+      });
+}
+
+void onnx_gather_elements(const Arguments& args) {
+  const std::vector<Operand> ops = read_operands(args);
+  run(args, ops[0].array.type,
+      [&] { return dmlref::onnx::gather_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.axis); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::onnx::try_gather_elements(ops[0].desc(), ops[1].desc(), out, args.axis, options_of(args));
+      });
+}
+
+void onnx_gather_nd(const Arguments& args) {
+  const std::vector<Operand> ops = read_operands(args);
+  run(args, ops[0].array.type,
+      [&] { return dmlref::onnx::gather_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.batch_dims); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::onnx::try_gather_nd(ops[0].desc(), ops[1].desc(), out, args.batch_dims, options_of(args));
+      });
+}
+
+void onnx_scatter(const Arguments& args, bool elements) {
+  const std::vector<Operand> ops = read_operands(args, true);
+  const dmlref::Reduction reduction = reduction_of(args);
+  run(args, ops[0].array.type,
+      [&] {
+        return elements ? dmlref::onnx::scatter_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]),
+                                                                      shape_of(ops[2]), args.axis)
+                        : dmlref::onnx::scatter_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]),
+                                                             args.axis);
+      },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return elements ? dmlref::onnx::try_scatter_elements(ops[0].desc(), ops[1].desc(), ops[2].desc(), out,
+                                                             args.axis, reduction, options_of(args))
+                        : dmlref::onnx::try_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, args.axis,
+                                                    options_of(args));
+      });
+}
+
+void onnx_scatter_nd(const Arguments& args) {
+  const std::vector<Operand> ops = read_operands(args, true);
+  run(args, ops[0].array.type,
+      [&] { return dmlref::onnx::scatter_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2])); },
+      [&](const dmlref::MutableTensorDesc& out) {
+        return dmlref::onnx::try_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, reduction_of(args),
+                                            options_of(args));
+      });
+}
+
+// ---- the command line -------------------------------------------------------------------------------
+
+/// Which options a subcommand has.
+enum Attribute : unsigned {
+  kAxis = 1u << 0,
+  kIndexDimensions = 1u << 1,
+  kInputDimensionCount = 1u << 2,
+  kIndicesDimensionCount = 1u << 3,
+  kBatchDimensionCount = 1u << 4,
+  kBatchDims = 1u << 5,
+  kReduction = 1u << 6,
+  kCollisions = 1u << 7,
+  kOnnxAxis = 1u << 8,
+};
+
+struct Subcommand {
+  const char* name;
+  const char* description;
+  bool has_updates;
+  unsigned attributes;
+  std::function<void(const CLI::App&, const Arguments&)> run;
+};
+
+CLI::App* add_subcommand(CLI::App& app, const Subcommand& s, Arguments& args) {
+  CLI::App* sub = app.add_subcommand(s.name, s.description);
+  const bool onnx = std::string(s.name).rfind("onnx-", 0) == 0;
+  sub->add_option("input", args.input, onnx ? "data: a .npy file" : "InputTensor: a .npy file")->required();
+  sub->add_option("indices", args.indices, onnx ? "indices: a .npy file of int32/int64 (or uint32/uint64)"
+                                              : "IndicesTensor: a .npy file of int32, int64, uint32 or uint64")
+      ->required();
+  if (s.has_updates)
+    sub->add_option("updates", args.updates, onnx ? "updates: a .npy file" : "UpdatesTensor: a .npy file")->required();
+  sub->add_option("-o,--output", args.output, "the .npy file to write (OutputTensor)")->required();
+
+  if (s.attributes & kAxis)
+    sub->add_option("--axis", args.axis, "Axis, counted in the padded rank D (default 0)");
+  if (s.attributes & kOnnxAxis)
+    sub->add_option("--axis", args.axis, "axis, -r..r-1 where r is the rank of the data file (default 0)");
+  if (s.attributes & kIndexDimensions)
+    sub->add_option("--index-dimensions", args.index_dimensions,
+                    "IndexDimensions (default: the rank of the indices file)");
+  if (s.attributes & kInputDimensionCount)
+    sub->add_option("--input-dimension-count", args.input_dimension_count,
+                    "InputDimensionCount (default: the rank of the input file)");
+  if (s.attributes & kIndicesDimensionCount)
+    sub->add_option("--indices-dimension-count", args.indices_dimension_count,
+                    "IndicesDimensionCount (default: the rank of the indices file)");
+  if (s.attributes & kBatchDimensionCount)
+    sub->add_option("--batch-dimension-count", args.batch_dimension_count, "BatchDimensionCount (default 0)");
+  if (s.attributes & kBatchDims) sub->add_option("--batch-dims", args.batch_dims, "batch_dims (default 0)");
+  if (s.attributes & kReduction)
+    sub->add_option("--reduction", args.reduction,
+                    onnx ? "reduction (default none)"
+                         : "Reduction, dmlref's ONNX extension; DirectML itself only replaces (default none)")
+        ->check(CLI::IsMember({"none", "add", "mul", "max", "min"}));
+  sub->add_option("--index-policy", args.index_policy,
+                  "out-of-range indices: error (default) or clamp (WebNN's arithmetic)")
+      ->check(CLI::IsMember({"error", "clamp"}));
+  if (s.attributes & kCollisions)
+    sub->add_flag("--check-collisions", args.check_collisions,
+                  "report two updates that write one output element (default: the last one wins)");
+  sub->add_option("--threads", args.threads, "most threads to use (default 1; results do not depend on it)")
+      ->check(CLI::Range(1, 1024));
+  return sub;
+}
+
+int run_main(int argc, char** argv) {
+  CLI::App app{
+      "dmlref " + std::to_string(DMLREF_VERSION_MAJOR) + "." + std::to_string(DMLREF_VERSION_MINOR) + "." +
+      std::to_string(DMLREF_VERSION_PATCH) +
+      ": runs one gather/scatter operator on .npy files and writes the result as a .npy file.\n"
+      "DirectML subcommands left-pad every array with 1s to the largest rank D among the operands; the\n"
+      "output has rank D. onnx-* subcommands use natural ranks and ONNX's attributes.\n"
+      "Example: dmlref gather-nd --input-dimension-count 3 --indices-dimension-count 2 input.npy indices.npy "
+      "-o out.npy",
+      "dmlref"};
+  app.require_subcommand(1, 1);
+  app.set_version_flag("--version", std::to_string(DMLREF_VERSION_MAJOR) + "." + std::to_string(DMLREF_VERSION_MINOR) +
+                                        "." + std::to_string(DMLREF_VERSION_PATCH));
+
+  Arguments args;
+  const Subcommand subcommands[] = {
+      {"gather", "DML_OPERATOR_GATHER: input indices", false, kAxis | kIndexDimensions,
+       [](const CLI::App& a, const Arguments& x) { gather(a, x); }},
+      {"gather-elements", "DML_OPERATOR_GATHER_ELEMENTS: input indices", false, kAxis,
+       [](const CLI::App& a, const Arguments& x) { gather_elements(a, x); }},
+      {"gather-nd", "DML_OPERATOR_GATHER_ND: input indices", false, kInputDimensionCount | kIndicesDimensionCount,
+       [](const CLI::App& a, const Arguments& x) { gather_nd(a, x, false); }},
+      {"gather-nd1", "DML_OPERATOR_GATHER_ND1: input indices", false,
+       kInputDimensionCount | kIndicesDimensionCount | kBatchDimensionCount,
+       [](const CLI::App& a, const Arguments& x) { gather_nd(a, x, true); }},
+      {"scatter", "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): input indices updates", true,
+       kAxis | kReduction | kCollisions, [](const CLI::App& a, const Arguments& x) { scatter(a, x); }},
+      {"scatter-nd", "DML_OPERATOR_SCATTER_ND: input indices updates", true,
+       kInputDimensionCount | kIndicesDimensionCount | kReduction | kCollisions,
+       [](const CLI::App& a, const Arguments& x) { scatter_nd(a, x); }},
+      {"onnx-gather", "ONNX Gather: data indices", false, kOnnxAxis,
+       [](const CLI::App&, const Arguments& x) { onnx_gather(x); }},
+      {"onnx-gather-elements", "ONNX GatherElements: data indices", false, kOnnxAxis,
+       [](const CLI::App&, const Arguments& x) { onnx_gather_elements(x); }},
+      {"onnx-gather-nd", "ONNX GatherND: data indices", false, kBatchDims,
+       [](const CLI::App&, const Arguments& x) { onnx_gather_nd(x); }},
+      {"onnx-scatter", "ONNX Scatter (deprecated; ScatterElements without reduction): data indices updates", true,
+       kOnnxAxis | kCollisions, [](const CLI::App&, const Arguments& x) { onnx_scatter(x, false); }},
+      {"onnx-scatter-elements", "ONNX ScatterElements: data indices updates", true, kOnnxAxis | kReduction | kCollisions,
+       [](const CLI::App&, const Arguments& x) { onnx_scatter(x, true); }},
+      {"onnx-scatter-nd", "ONNX ScatterND: data indices updates", true, kReduction | kCollisions,
+       [](const CLI::App&, const Arguments& x) { onnx_scatter_nd(x); }},
+  };
+  std::vector<std::pair<CLI::App*, const Subcommand*>> apps;
+  for (const Subcommand& s : subcommands) apps.emplace_back(add_subcommand(app, s, args), &s);
+
+  // CLI11 would report an unknown first word only as "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const Subcommand& s : subcommands) known = known || std::string(argv[1]) == s.name;
+    if (!known) {
+      std::string names;
+      for (const Subcommand& s : subcommands) names += std::string(names.empty() ? "" : ", ") + s.name;
+      std::fprintf(stderr, "dmlref: unknown subcommand '%s' (one of: %s)\nRun with --help for more information.\n",
+                   argv[1], names.c_str());
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints the message (or the help) and returns CLI11's code
+    return code == 0 ? 0 : 2;
+  }
+
+  for (const auto& [sub, s] : apps) {
+    if (!sub->parsed()) continue;
+    try {
+      s->run(*sub, args);
+    } catch (const Failure& f) {
+      std::fprintf(stderr, "dmlref %s: %s\n", s->name, f.message.c_str());
+      return 1;
+    }
+    return 0;
+  }
+  return 1;  // unreachable: CLI11 requires one subcommand
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dmlref: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dmlref: %s\n", e.what());
+  }
+  return 1;
+}
