@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "dmlref/gtest.hpp"
 #include "support/guarded.hpp"
 #include "support/oracle.hpp"
 #include "support/spec_examples.hpp"
@@ -363,9 +364,11 @@ void check_success(const Example& e, Prepared& p, const Status& status) {
     for (std::size_t i = 0; i < e.output.values.size(); ++i)
       encode(p.output.type, e.output.values[i], expected.data() + i * p.output.element_size());
   }
-  for (std::size_t i = 0; i < out.size(); ++i)
-    ASSERT_EQ(static_cast<int>(out[i]), static_cast<int>(expected[i]))
-        << "output byte " << i << " (element " << i / p.output.element_size() << ") differs";
+  // Every byte of the buffer is an element of the packed output: compare them bit for bit.
+  const dmlref::TensorDesc output = p.output.desc();
+  const dmlref::TensorDesc golden{p.output.type, static_cast<std::uint32_t>(p.output.sizes.size()),
+                                  p.output.sizes.data(), nullptr, expected.size(), expected.data()};
+  DMLREF_ASSERT_TENSOR_EQ(output, golden);
 }
 
 void check_failure(const Example& e, Prepared& p, const Status& status) {
