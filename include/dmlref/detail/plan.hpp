@@ -408,6 +408,28 @@ void copy_block(unsigned char* dst, const unsigned char* src, const BlockDim* di
   CopyBlock<W>{dims, rank}(dst, src);
 }
 
+/// Calls fn(src_offset, dst_offset) for every element of a block, in row-major order.
+template <class Fn>
+void for_each_block_element(const BlockDim* dims, int rank, Fn&& fn) noexcept {
+  std::int64_t coord[max_dimension_count] = {};
+  std::int64_t s = 0, t = 0;
+  for (;;) {
+    fn(s, t);
+    int d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++coord[d] < dims[d].size) {
+        s += dims[d].src_stride;
+        t += dims[d].dst_stride;
+        break;
+      }
+      coord[d] = 0;
+      s -= (dims[d].size - 1) * dims[d].src_stride;
+      t -= (dims[d].size - 1) * dims[d].dst_stride;
+    }
+    if (d < 0) return;
+  }
+}
+
 /// Copies rows in batches, one batch behind the walk: each batch's blocks (their first 8 cache
 /// lines) are prefetched while the previous batch is copied, so random rows do not wait for
 /// memory one after another.
@@ -619,28 +641,9 @@ void run_reduction_share(const Share& s) noexcept {
     for (int k = 0; k < n; ++k) {
       unsigned char* const out = p.indexed + y[k] * w;
       const unsigned char* const update = p.dense + d[k] * w;
-      if (p.block_rank == 0) {
-        combine(out, update);
-        continue;
-      }
-      std::int64_t coord[max_dimension_count] = {};
-      std::int64_t src = 0, dst = 0;
-      for (;;) {  // every block element, row-major
-        combine(out + dst * w, update + src * w);
-        int dim = p.block_rank - 1;
-        for (; dim >= 0; --dim) {
-          const BlockDim& b = p.block[dim];
-          if (++coord[dim] < b.size) {
-            src += b.src_stride;
-            dst += b.dst_stride;
-            break;
-          }
-          coord[dim] = 0;
-          src -= (b.size - 1) * b.src_stride;
-          dst -= (b.size - 1) * b.dst_stride;
-        }
-        if (dim < 0) break;
-      }
+      for_each_block_element(p.block, p.block_rank, [&](std::int64_t from, std::int64_t to) {
+        combine(out + to * w, update + from * w);
+      });
     }
   });
 }

@@ -16,28 +16,6 @@
 
 namespace dmlref::detail {
 
-/// Calls fn(src_offset, dst_offset) for every element of a block, in row-major order.
-template <class Fn>
-void for_each_block_element(const BlockDim* dims, int rank, Fn&& fn) noexcept {
-  std::int64_t coord[max_dimension_count] = {};
-  std::int64_t s = 0, t = 0;
-  for (;;) {
-    fn(s, t);
-    int d = rank - 1;
-    for (; d >= 0; --d) {
-      if (++coord[d] < dims[d].size) {
-        s += dims[d].src_stride;
-        t += dims[d].dst_stride;
-        break;
-      }
-      coord[d] = 0;
-      s -= (dims[d].size - 1) * dims[d].src_stride;
-      t -= (dims[d].size - 1) * dims[d].dst_stride;
-    }
-    if (d < 0) return;
-  }
-}
-
 /// The row-major coordinate of element `linear` of a tensor with these sizes.
 inline Shape unravel(std::int64_t linear, const Shape& sizes) noexcept {
   Shape coord = Shape::filled(sizes.rank(), 0);
