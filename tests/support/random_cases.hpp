@@ -1,8 +1,8 @@
 // Random VALID cases for dmlref's six operators, reproducible from one 64-bit seed, and the harness
 // that runs a case through the oracle (support/oracle.hpp) and through both dmlref API layers.
 //
-// Part 1 (generator, oracle runner) uses only the standard library and the oracle. Part 2 (the
-// library runner) is the only place that includes dmlref.
+// Part 1 (generator, oracle runner) uses only the standard library and the oracle; nothing in it
+// calls dmlref. Part 2 (the library runner) is the only part that does.
 //
 // A case is: an operator, its attributes, a data type (all 11) and an index type (all 4), and for
 // every tensor its sizes and a layout inside its own buffer: packed, permuted (transposed),
