@@ -12,8 +12,9 @@ namespace dmlref {
 ///
 /// Arithmetic is the data type's own: float16 goes through float and rounds back to float16 after
 /// every step (as numpy's float16 does); float32/float64 are IEEE; integers wrap (two's complement).
-/// max/min are numpy's maximum/minimum: NaN propagates (the output's NaN if it has one, else the
-/// update's), and between equal values (such as -0 and +0) the output's is kept.
+/// max/min: NaN propagates (the output's NaN if it has one, else the update's), as in numpy's
+/// maximum/minimum; between equal values (such as -0 and +0) the output's is kept, for every type
+/// (numpy itself keeps the first operand for float16 but not always for float32/float64).
 enum class Reduction : std::uint8_t { none, add, mul, max, min };
 
 /// "none", "add", "mul", "max", "min" (ONNX's spelling).

@@ -85,7 +85,7 @@ class Buffer {
   }
   /// Remembers the payload as it is now (the constructor and fill() take one).
   void snapshot() { saved_.assign(bytes(), bytes() + size_); }
-  bool payload_unchanged() const noexcept { return std::memcmp(saved_.data(), bytes(), size_) == 0; }
+  bool payload_unchanged() const noexcept { return size_ == 0 || std::memcmp(saved_.data(), bytes(), size_) == 0; }
   /// Byte offset of the first payload byte that differs from the snapshot; size() if none.
   std::size_t first_change() const noexcept {
     for (std::size_t i = 0; i < size_; ++i)
