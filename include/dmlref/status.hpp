@@ -210,6 +210,7 @@ class [[nodiscard]] Result {
   /// The value; meaningful only when ok().
   const T& value() const noexcept { return value_; }
   const T& operator*() const noexcept { return value_; }
+  const T* operator->() const noexcept { return &value_; }
 
  private:
   Status status_;
