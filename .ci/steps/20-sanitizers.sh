@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ci-step: clang++ 14, AddressSanitizer + UndefinedBehaviorSanitizer (no recovery): build and run all the tests
+#
+# The `asan-ubsan` preset builds every test, example and tests/noexcept program with
+# -fsanitize=address,undefined -fno-sanitize-recover=all, and its test preset runs them with
+# LeakSanitizer on: any report ends the test process with a failure, so ctest fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+log=build/asan-ubsan-ctest.log
+mkdir -p build
+cmake --workflow --preset asan-ubsan 2>&1 | tee "$log"
+# Belt and braces: a report that somehow did not fail its test still fails CI.
+if grep -nE 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: (Address|UndefinedBehavior|Leak)Sanitizer' "$log"; then
+  echo "sanitizer report in the test output (see above)" >&2
+  exit 1
+fi

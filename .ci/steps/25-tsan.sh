@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ci-step: clang++ 14, ThreadSanitizer: the thread and executor tests
+#
+# The `tsan` preset builds only the test executable, with -fsanitize=thread, and its test preset
+# runs the tests whose names contain "Thread" (test_random's ThreadsAndExecutorsMatchSequentialOracle
+# for every operator: the default pool, a reversing executor and a thread-per-task executor).
+# halt_on_error=1: the first report fails the test.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+log=build/tsan-ctest.log
+mkdir -p build
+cmake --workflow --preset tsan 2>&1 | tee "$log"
+if grep -nE 'WARNING: ThreadSanitizer|ERROR: ThreadSanitizer|SUMMARY: ThreadSanitizer' "$log"; then
+  echo "ThreadSanitizer report in the test output (see above)" >&2
+  exit 1
+fi
