@@ -248,9 +248,9 @@ void scatter_nd(const CLI::App& app, const Arguments& args) {
   std::vector<Operand> ops = read_operands(args, true);
   const int r = static_cast<int>(ops[0].sizes.size()), q = static_cast<int>(ops[1].sizes.size());
   pad_operands(ops);
-  const dmlref::ScatterNDParams params{uint_attribute(app, "--input-dimension-count", args.input_dimension_count, r),
-                                       uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q),
-                                       reduction_of(args)};
+  const dmlref::ScatterNDParams params{
+      uint_attribute(app, "--input-dimension-count", args.input_dimension_count, r),
+      uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q), reduction_of(args)};
   run(args, ops[0].array.type,
       [&] { return dmlref::scatter_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]), params); },
       [&](const dmlref::MutableTensorDesc& out) {
@@ -341,13 +341,20 @@ struct Subcommand {
 CLI::App* add_subcommand(CLI::App& app, const Subcommand& s, Arguments& args) {
   CLI::App* sub = app.add_subcommand(s.name, s.description);
   const bool onnx = std::string(s.name).rfind("onnx-", 0) == 0;
-  sub->add_option("input", args.input, onnx ? "data: a .npy file" : "InputTensor: a .npy file")->required();
+  sub->add_option(onnx ? "data" : "input", args.input, onnx ? "data: a .npy file" : "InputTensor: a .npy file")
+      ->required();
   sub->add_option("indices", args.indices, onnx ? "indices: a .npy file of int32/int64 (or uint32/uint64)"
                                               : "IndicesTensor: a .npy file of int32, int64, uint32 or uint64")
       ->required();
   if (s.has_updates)
     sub->add_option("updates", args.updates, onnx ? "updates: a .npy file" : "UpdatesTensor: a .npy file")->required();
-  sub->add_option("-o,--output", args.output, "the .npy file to write (OutputTensor)")->required();
+  sub->add_option("-o,--output", args.output,
+                  onnx ? "the .npy file to write (output)" : "the .npy file to write (OutputTensor)")
+      ->required();
+  sub->footer(onnx ? "Every array keeps its natural rank (0-d and empty arrays too); a negative axis counts from\n"
+                     "the end."
+                   : "Arrays of lower rank are left-padded with 1s to the largest rank D among the files; Axis\n"
+                     "counts in that padded rank, and the output file has rank D.");
 
   if (s.attributes & kAxis)
     sub->add_option("--axis", args.axis, "Axis, counted in the padded rank D (default 0)");
@@ -419,7 +426,8 @@ int run_main(int argc, char** argv) {
        [](const CLI::App&, const Arguments& x) { onnx_gather_nd(x); }},
       {"onnx-scatter", "ONNX Scatter (deprecated; ScatterElements without reduction): data indices updates", true,
        kOnnxAxis | kCollisions, [](const CLI::App&, const Arguments& x) { onnx_scatter(x, false); }},
-      {"onnx-scatter-elements", "ONNX ScatterElements: data indices updates", true, kOnnxAxis | kReduction | kCollisions,
+      {"onnx-scatter-elements", "ONNX ScatterElements: data indices updates", true,
+       kOnnxAxis | kReduction | kCollisions,
        [](const CLI::App&, const Arguments& x) { onnx_scatter(x, true); }},
       {"onnx-scatter-nd", "ONNX ScatterND: data indices updates", true, kReduction | kCollisions,
        [](const CLI::App&, const Arguments& x) { onnx_scatter_nd(x); }},

@@ -195,7 +195,8 @@ inline Array make_array(DataType type, std::vector<std::int64_t> shape, const vo
   Array a;
   a.type = type;
   a.shape = std::move(shape);
-  if (size != 0) a.data.assign(static_cast<const unsigned char*>(bytes), static_cast<const unsigned char*>(bytes) + size);
+  const unsigned char* first = static_cast<const unsigned char*>(bytes);
+  if (size != 0) a.data.assign(first, first + size);
   return a;
 }
 
@@ -239,7 +240,8 @@ inline std::string excerpt(const char* p, std::size_t n) {
 inline DataType dtype_of(char kind, int size) noexcept {
   switch (kind) {
     case 'f':
-      return size == 2 ? DataType::FLOAT16 : size == 4 ? DataType::FLOAT32 : size == 8 ? DataType::FLOAT64 : DataType::UNKNOWN;
+      return size == 2 ? DataType::FLOAT16 : size == 4 ? DataType::FLOAT32 : size == 8 ? DataType::FLOAT64
+             : DataType::UNKNOWN;
     case 'i':
       return size == 1 ? DataType::INT8 : size == 2 ? DataType::INT16 : size == 4 ? DataType::INT32
              : size == 8 ? DataType::INT64 : DataType::UNKNOWN;
@@ -298,7 +300,8 @@ class HeaderParser {
           return Error{ErrorCode::unsupported_dtype,
                        "structured dtypes (a list or dict as 'descr') are not supported; dmlref reads "
                        "the eleven numeric dtypes only"};
-        if (!parse_string(h.descr)) return fail(message_.empty() ? "'descr' must be a quoted string such as '<f4'" : message_);
+        if (!parse_string(h.descr))
+          return fail(message_.empty() ? "'descr' must be a quoted string such as '<f4'" : message_);
       } else if (key == "fortran_order") {
         if (have_fortran) return fail("the key 'fortran_order' appears twice");
         have_fortran = true;
@@ -325,7 +328,7 @@ class HeaderParser {
       if (!have_descr) missing += " 'descr'";
       if (!have_fortran) missing += " 'fortran_order'";
       if (!have_shape) missing += " 'shape'";
-      return Error{ErrorCode::bad_header, "the header lacks the key(s)" + missing + ": " + excerpt(begin_, static_cast<std::size_t>(end_ - begin_))};
+      return Error{ErrorCode::bad_header, "the header lacks the key(s)" + missing + ": " + whole_header()};
     }
     return h;
   }
@@ -342,8 +345,11 @@ class HeaderParser {
   }
   Error fail(const std::string& what) const {
     const std::size_t offset = static_cast<std::size_t>(p_ - begin_);
-    return Error{ErrorCode::bad_header, "bad header: " + what + " (at header offset " + std::to_string(offset) +
-                                            " of \"" + excerpt(begin_, static_cast<std::size_t>(end_ - begin_)) + "\")"};
+    return Error{ErrorCode::bad_header,
+                 "bad header: " + what + " (at header offset " + std::to_string(offset) + " of \"" + whole_header() +
+                     "\")"};
+  }
+  std::string whole_header() const { return excerpt(begin_, static_cast<std::size_t>(end_ - begin_));
   }
 
   /// 'text' or "text" of printable ASCII without backslashes (numpy never writes escapes here).
@@ -397,7 +403,8 @@ class HeaderParser {
   /// (), (n,), (n, m), ... of non-negative decimal integers below 2^63.
   Error parse_shape(std::vector<std::int64_t>& shape) {
     if (!eat('('))
-      return Error{ErrorCode::bad_shape, fail("'shape' must be a tuple of integers such as (2, 3) or (5,) or ()").message};
+      return Error{ErrorCode::bad_shape,
+                   fail("'shape' must be a tuple of integers such as (2, 3) or (5,) or ()").message};
     skip_ws();
     bool comma_after_last = false;
     while (!at(')')) {
@@ -439,12 +446,16 @@ class HeaderParser {
 /// Parses and validates everything before the data; `size` is the whole input's size.
 inline Expected<Header> parse_header(const unsigned char* bytes, std::size_t size) {
   static const unsigned char magic[kMagicBytes] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  if (size < kMagicBytes || std::memcmp(bytes, magic, kMagicBytes) != 0)
-    return error(ErrorCode::bad_magic, size < kMagicBytes && (size == 0 || std::memcmp(bytes, magic, size) == 0)
-                                           ? "not a .npy file: " + std::to_string(size) + " bytes, shorter than the 6-byte magic \\x93NUMPY"
-                                           : "not a .npy file: it does not start with the magic \\x93NUMPY (it starts with \"" +
-                                                 excerpt(reinterpret_cast<const char*>(bytes), size < 6 ? size : 6) + "\")");
-  if (size < kMagicBytes + 2) return error(ErrorCode::size_mismatch, "truncated .npy file: no format version after the magic");
+  if (size < kMagicBytes || std::memcmp(bytes, magic, kMagicBytes) != 0) {
+    if (size < kMagicBytes && (size == 0 || std::memcmp(bytes, magic, size) == 0))
+      return error(ErrorCode::bad_magic, "not a .npy file: " + std::to_string(size) +
+                                             " bytes, shorter than the 6-byte magic \\x93NUMPY");
+    return error(ErrorCode::bad_magic,
+                 "not a .npy file: it does not start with the magic \\x93NUMPY (it starts with \"" +
+                     excerpt(reinterpret_cast<const char*>(bytes), size < kMagicBytes ? size : kMagicBytes) + "\")");
+  }
+  if (size < kMagicBytes + 2)
+    return error(ErrorCode::size_mismatch, "truncated .npy file: no format version after the magic");
   const int major = bytes[6], minor = bytes[7];
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
     return error(ErrorCode::unsupported_version, "unsupported .npy format version " + std::to_string(major) + "." +
@@ -613,7 +624,8 @@ inline Expected<std::vector<unsigned char>> serialize(const Array& array) {
   const std::size_t itemsize = element_size(array.type);
   if (count > array.data.size() / itemsize || count * itemsize != array.data.size())
     return detail::error(ErrorCode::invalid_argument,
-                         "the array's data is " + std::to_string(array.data.size()) + " bytes, but its shape and type need " +
+                         "the array's data is " + std::to_string(array.data.size()) +
+                             " bytes, but its shape and type need " +
                              std::to_string(count) + " x " + std::to_string(itemsize));
 
   // numpy: "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", spare spaces for the
@@ -673,7 +685,8 @@ inline Expected<std::uint64_t> write_file(const std::string& path, const Array& 
   const int write_errno = errno;
   const bool closed = std::fclose(file) == 0;
   if (n != bytes->size() || !closed)
-    return detail::error(ErrorCode::io_error, path + ": cannot write: " + std::strerror(n != bytes->size() ? write_errno : errno));
+    return detail::error(ErrorCode::io_error,
+                         path + ": cannot write: " + std::strerror(n != bytes->size() ? write_errno : errno));
   return static_cast<std::uint64_t>(n);
 }
 
