@@ -245,12 +245,26 @@ def np_gather_nd(data_, indices, batch_dims=0):
     return out
 
 
+def np_max(old, new):
+    # reduction.hpp's rule, elementwise: NaN propagates (the output's first), and of equal values
+    # (-0, +0) the output's is kept; numpy's maximum agrees except for float32/float64 ties.
+    old, new = np.asarray(old), np.asarray(new)
+    take_new = (np.isnan(new) & ~np.isnan(old)) | (new > old)
+    return np.where(take_new, new, old).astype(old.dtype)
+
+
+def np_min(old, new):
+    old, new = np.asarray(old), np.asarray(new)
+    take_new = (np.isnan(new) & ~np.isnan(old)) | (new < old)
+    return np.where(take_new, new, old).astype(old.dtype)
+
+
 REDUCE = {
     "none": lambda old, new: new,
     "add": lambda old, new: old + new,
     "mul": lambda old, new: old * new,
-    "max": np.maximum,
-    "min": np.minimum,
+    "max": np_max,
+    "min": np_min,
 }
 
 
