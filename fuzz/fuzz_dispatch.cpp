@@ -597,7 +597,7 @@ std::uint64_t invalid_index(Prng& g, std::int64_t n, DataType t) {
   const std::uint64_t un = static_cast<std::uint64_t>(n);
   switch (g.below(10)) {
     case 0: return un + static_cast<std::uint64_t>(near);
-    case 1: return signed_index(t) ? static_cast<std::uint64_t>(-n - 1 - near) : un;
+    case 1: return signed_index(t) ? 0 - un - 1 - static_cast<std::uint64_t>(near) : un;  // -n-1-near
     case 2: return static_cast<std::uint64_t>(kInt64Min);
     case 3: return static_cast<std::uint64_t>(kInt64Max);
     case 4: return std::uint64_t{1} << 63;                       // UINT64 just above INT64_MAX
