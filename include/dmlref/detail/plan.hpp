@@ -176,7 +176,8 @@ Status check_indices(const Plan& p) noexcept {
   std::int64_t coord[max_dimension_count] = {};
   std::int64_t offset = 0;
   for (;;) {
-    const std::int64_t count = t.sizes[last], stride = t.strides[last];
+    // A size-1 dimension's stride is unconstrained: stepping past it could overflow.
+    const std::int64_t count = t.sizes[last], stride = count > 1 ? t.strides[last] : 0;
     std::int64_t x = offset;
     for (std::int64_t j = 0; j < count; ++j, x += stride) {
       const int k = p.last_dimension_is_tuple ? static_cast<int>(j) : 0;
@@ -483,7 +484,7 @@ inline bool stageable(const Plan& p) noexcept {
   if (p.combine != nullptr || p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
   const LoopDim& inner = p.loop[p.loop_rank - 1];
   const std::int64_t n = p.tuple[0].size;
-  return inner.indexed_stride == 0 && n * static_cast<std::int64_t>(p.element_size) <= std::int64_t{kStageBytes} &&
+  return inner.indexed_stride == 0 && n <= std::int64_t{kStageBytes} / static_cast<std::int64_t>(p.element_size) &&
          inner.size * 8 >= n;
 }
 
