@@ -656,17 +656,18 @@ inline Expected<std::vector<unsigned char>> serialize(const Array& array) {
   header += '\n';
   const std::uint64_t header_length = header.size();
 
-  std::vector<unsigned char> out;
-  out.reserve(prefix + header.size() + array.data.size());
+  // Sized once and filled with memcpy: g++ 12 at -O2 -std=c++20 misreads vector::insert of a
+  // possibly empty range as an overflow (-Wstringop-overflow).
+  const std::size_t data_start = prefix + header.size();
+  std::vector<unsigned char> out(data_start + array.data.size());
   const unsigned char magic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  out.insert(out.end(), magic, magic + 6);
-  out.push_back(static_cast<unsigned char>(major));
-  out.push_back(0);
-  for (std::size_t i = 0; i < (major == 1 ? 2u : 4u); ++i)
-    out.push_back(static_cast<unsigned char>((header_length >> (8 * i)) & 0xFF));
-  out.insert(out.end(), header.begin(), header.end());
-  const std::size_t data_start = out.size();
-  out.insert(out.end(), array.data.begin(), array.data.end());
+  std::memcpy(out.data(), magic, sizeof magic);
+  out[6] = static_cast<unsigned char>(major);
+  out[7] = 0;
+  for (std::size_t i = 0; i < prefix - 8; ++i)
+    out[8 + i] = static_cast<unsigned char>((header_length >> (8 * i)) & 0xFF);
+  std::memcpy(out.data() + prefix, header.data(), header.size());
+  if (!array.data.empty()) std::memcpy(out.data() + data_start, array.data.data(), array.data.size());
   if (!detail::host_is_little_endian() && itemsize > 1)
     detail::swap_bytes(out.data() + data_start, array.data.size(), itemsize);
   return out;
