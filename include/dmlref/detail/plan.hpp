@@ -167,9 +167,91 @@ inline std::int64_t normalize_index(I v, std::int64_t n) noexcept {
   }
 }
 
+/// v shifted so that "in range of n" is one unsigned comparison with range_limit(n): a signed
+/// v is in [-n, n) exactly when v + n, taken modulo 2^64, is below 2n (n < 2^63).
+template <class I>
+inline std::uint64_t shifted_index(I v, std::uint64_t n) noexcept {
+  if constexpr (std::is_signed_v<I>) return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) + n;
+  return static_cast<std::uint64_t>(v);
+}
+template <class I>
+constexpr std::uint64_t range_limit(std::uint64_t n) noexcept {
+  return std::is_signed_v<I> ? 2 * n : n;
+}
+
+/// For u = shifted_index(v, n) and last = range_limit(n) - 1 < 2^63: the top bit of the result
+/// is set exactly when v is out of range. Plain adds, subtracts and ors: a scan over many values
+/// has no branch and no compare, and vectorizes even on baseline SSE2.
+template <class I>
+inline std::uint64_t range_bits(const unsigned char* at, std::uint64_t n, std::uint64_t last) noexcept {
+  I v;
+  std::memcpy(&v, at, sizeof(I));
+  const std::uint64_t u = shifted_index(v, n);
+  return u | (last - u);
+}
+
+/// True when the `count` values `step` bytes apart from `at` are all in range of n; false also
+/// when n is too large for range_bits() (then the exact check decides).
+template <class I, class Step>
+bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::uint64_t n) noexcept {
+  const std::uint64_t limit = range_limit<I>(n);
+  if (limit > std::uint64_t{1} << 63) return false;
+  const std::uint64_t last = limit - 1;
+  std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // four chains: no add waits on the one before
+  std::int64_t i = 0;
+  for (; i + 4 <= count; i += 4, at += 4 * step) {
+    a0 |= range_bits<I>(at, n, last);
+    a1 |= range_bits<I>(at + step, n, last);
+    a2 |= range_bits<I>(at + 2 * step, n, last);
+    a3 |= range_bits<I>(at + 3 * step, n, last);
+  }
+  for (; i < count; ++i, at += step) a0 |= range_bits<I>(at, n, last);
+  return ((a0 | a1 | a2 | a3) >> 63) == 0;
+}
+
+/// True when every value of IndicesTensor is in range. The fast path of check_indices: whole
+/// lines at once, without locating the first bad value.
+template <class I>
+bool all_indices_in_range(const Plan& p) noexcept {
+  const RawTensor& t = *p.indices_tensor;
+  const int last = t.sizes.rank() - 1;
+  // The tuple dimension (ND operators) is walked inside each line, with a bound per coordinate.
+  const int K = p.last_dimension_is_tuple ? static_cast<int>(t.sizes[last]) : 1;
+  const std::int64_t tuple_stride = K > 1 ? t.strides[last] : 0;
+  BlockDim dims[max_dimension_count];
+  int rank = 0;
+  for (int d = 0; d < (p.last_dimension_is_tuple ? last : last + 1); ++d)
+    if (t.sizes[d] != 1) dims[rank++] = {t.sizes[d], t.strides[d], 0};
+  rank = Plan::coalesce_block(dims, rank);
+  const std::int64_t count = rank > 0 ? dims[rank - 1].size : 1;
+  const std::int64_t stride = rank > 0 ? dims[rank - 1].src_stride : 0;
+  std::int64_t coord[max_dimension_count] = {};
+  std::int64_t offset = 0;
+  for (;;) {
+    for (int k = 0; k < K; ++k) {
+      const unsigned char* const first = p.indices + (offset + k * tuple_stride) * std::int64_t{sizeof(I)};
+      const std::uint64_t n = static_cast<std::uint64_t>(p.tuple[k].size);
+      const bool in_range = stride == 1 ? line_in_range<I>(first, count, std::integral_constant<std::int64_t, sizeof(I)>{}, n)
+                                        : line_in_range<I>(first, count, stride * std::int64_t{sizeof(I)}, n);
+      if (!in_range) return false;
+    }
+    int d = rank - 2;
+    for (; d >= 0; --d) {
+      if (++coord[d] < dims[d].size) {
+        offset += dims[d].src_stride;
+        break;
+      }
+      offset -= (dims[d].size - 1) * dims[d].src_stride;
+      coord[d] = 0;
+    }
+    if (d < 0) return true;
+  }
+}
+
 /// Checks every value of IndicesTensor, in row-major order; the first bad one is the error.
 template <class I>
 Status check_indices(const Plan& p) noexcept {
+  if (DMLREF_LIKELY(all_indices_in_range<I>(p))) return Status();
   const RawTensor& t = *p.indices_tensor;
   const int rank = t.sizes.rank();
   const int last = rank - 1;
@@ -531,6 +613,9 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
   const LoopDim inner = p.loop[p.loop_rank - 1];
   const TupleEntry line = p.tuple[0];
   const bool fused = fuses_input_copy(p);
+  // Worth the second copy of the line when the line's rows use it often enough.
+  const bool doubled = std::is_signed_v<I> && !Clamp && p.flow == Flow::gather &&
+                       2 * line.size * w <= std::int64_t{kStageBytes} && 4 * inner.size >= line.size;
   // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
@@ -541,7 +626,18 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
   for (std::int64_t remaining = end - begin; remaining > 0;) {
     const std::int64_t count = inner.size - first < remaining ? inner.size - first : remaining;
     // inner.indexed_stride is 0: every row of the line addresses the same indexed line.
-    if (p.flow == Flow::gather) {
+    if (p.flow == Flow::gather && doubled) {
+      // The line twice, end to end: a signed index in [-n, n) addresses it from the middle,
+      // with no normalisation per element.
+      gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
+      std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
+      const unsigned char* const middle = stage + line.size * w;
+      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+                       [&](std::int64_t d, std::int64_t x) {
+                         const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
+                         std::memcpy(dense + d * w, middle + a * w, W);
+                       });
+    } else if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
       for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
                        [&](std::int64_t d, std::int64_t x) {
