@@ -320,7 +320,9 @@ Bound bind(const Call& c) {
     if (r == kInput || r == kUpdates) {  // distinct values in every element slot
       const std::size_t w = width_of(t.type);
       for (std::size_t i = 0; i * w + w <= buf.size(); ++i) {
-        const double v = static_cast<double>((r == kUpdates ? 1000 : 1) + i % 1000);
+        // An integer first: converting 1000.0 to int8 would be undefined (UBSan's float-cast-overflow);
+        // integer narrowing wraps.
+        const std::uint64_t v = (r == kUpdates ? 1000 : 1) + i % 1000;
         if (!visit_data_type(t.type, [&](auto tag) {
               using T = typename decltype(tag)::type;
               if constexpr (std::is_same_v<T, dmlref::float16>)
