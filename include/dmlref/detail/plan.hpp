@@ -350,14 +350,10 @@ struct TargetRange {
   std::int64_t lo = 0, hi = INT64_MAX;
 };
 
-/// Calls batch(dense_offsets, indexed_offsets, n) for rows [begin, end) in row-major order, in
-/// batches of up to kRowBatch, so the copy can prefetch a batch before moving it. Indexed offsets
-/// include the tuple's contribution. Offsets are in elements.
-inline constexpr int kRowBatch = 16;
-
-template <class I, bool Clamp, class Batch>
-void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
-               Batch&& batch) noexcept {
+/// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
+/// order. The indexed offset includes the whole tuple's contribution; offsets are in elements.
+template <class I, bool Clamp, class Row>
+void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
   const LoopDim inner = p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, 0, 0, 0, 0};
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
@@ -365,29 +361,17 @@ void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   Cursor c = seek(p, begin);
   std::int64_t i = p.loop_rank > 0 ? c.coord[p.loop_rank - 1] : 0;
   std::int64_t remaining = end - begin;
-  std::int64_t dense_offsets[kRowBatch], indexed_offsets[kRowBatch];
   while (remaining > 0) {
     const std::int64_t line = inner.size - i < remaining ? inner.size - i : remaining;
     std::int64_t d = c.dense, x = c.index, y = c.indexed;
-    for (std::int64_t done = 0; done < line;) {
-      const std::int64_t take = line - done < kRowBatch ? line - done : kRowBatch;
-      int n = 0;
-      for (std::int64_t k = 0; k < take; ++k) {
-        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
-        std::int64_t target = y + a * first.indexed_stride;
-        for (int t = 1; t < K; ++t)
-          target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride),
-                                              p.tuple[t].size) *
-                    p.tuple[t].indexed_stride;
-        dense_offsets[n] = d;
-        indexed_offsets[n] = target;
-        n += (a >= range.lo) & (a < range.hi);
-        d += inner.dense_stride;
-        x += inner.index_stride;
-        y += inner.indexed_stride;
-      }
-      batch(dense_offsets, indexed_offsets, n);
-      done += take;
+    for (std::int64_t k = 0; k < line;
+         ++k, d += inner.dense_stride, x += inner.index_stride, y += inner.indexed_stride) {
+      const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+      std::int64_t target = y + a * first.indexed_stride;
+      for (int t = 1; t < K; ++t)
+        target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
+                  p.tuple[t].indexed_stride;
+      row(d, target, a);
     }
     remaining -= line;
     if (remaining == 0) return;
@@ -397,12 +381,35 @@ void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   }
 }
 
+/// The rows of for_each_row whose first tuple coordinate is in `range`, handed to
+/// batch(dense_offsets, indexed_offsets, n) up to kRowBatch at a time, so that a copy can
+/// prefetch a batch before moving it.
+inline constexpr int kRowBatch = 16;
+
+template <class I, bool Clamp, class Batch>
+void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
+               Batch&& batch) noexcept {
+  std::int64_t dense_offsets[kRowBatch], indexed_offsets[kRowBatch];
+  int n = 0;
+  for_each_row<I, Clamp>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t a) {
+    dense_offsets[n] = d;
+    indexed_offsets[n] = y;
+    n += (a >= range.lo) & (a < range.hi);
+    if (n == kRowBatch) {
+      batch(dense_offsets, indexed_offsets, n);
+      n = 0;
+    }
+  });
+  if (n > 0) batch(dense_offsets, indexed_offsets, n);
+}
+
 // Block copiers: what one row moves. Chosen once per call, so the row loop inlines them.
 
 /// One element of W bytes (GatherElements, Scatter, Gather on the last axis).
 template <std::size_t W>
 struct CopyElement {
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, W); }
+  bool prefetches() const noexcept { return true; }
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
     if (Write) DMLREF_PREFETCH_WRITE(block); else DMLREF_PREFETCH(block);
@@ -416,9 +423,9 @@ struct CopyRun {
   /// The first 8 lines of a long run (the hardware prefetcher follows it from there). Short runs
   /// are left alone: measured here, prefetching 256-byte GatherND blocks cost 10%, while 4 KiB
   /// rows gained a little.
+  bool prefetches() const noexcept { return length >= 1024; }
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
-    if (length < 1024) return;
     for (std::size_t b = 0; b < length && b < 512; b += 64) {
       if (Write) DMLREF_PREFETCH_WRITE(block + b); else DMLREF_PREFETCH(block + b);
     }
@@ -434,6 +441,7 @@ struct CopyStrided {
     for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * dst_stride * w, src + i * src_stride * w, W);
   }
   /// Every element: each sits on a line of its own.
+  bool prefetches() const noexcept { return true; }
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
     const std::int64_t step = (Write ? dst_stride : src_stride) * static_cast<std::int64_t>(W);
@@ -477,6 +485,7 @@ struct CopyBlock {
       if (d < 0) return;
     }
   }
+  bool prefetches() const noexcept { return true; }
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
     if (Write) DMLREF_PREFETCH_WRITE(block); else DMLREF_PREFETCH(block);
@@ -523,12 +532,13 @@ void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   const bool gather = p.flow == Flow::gather;
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
-  if (end - begin <= kRowBatch) {  // one batch: nothing to prefetch ahead of
-    walk_rows<I, Clamp>(p, begin, end, range, [&](const std::int64_t* d, const std::int64_t* y, int n) {
-      for (int k = 0; k < n; ++k) {
-        if (gather) copy(dense + d[k] * w, indexed + y[k] * w);
-        else copy(indexed + y[k] * w, dense + d[k] * w);
-      }
+  // Short runs, or a single batch: nothing worth prefetching ahead, so copy as the rows come.
+  if (!copy.prefetches() || end - begin <= kRowBatch) {
+    const bool whole_range = range.lo <= 0 && range.hi >= p.tuple[0].size;
+    for_each_row<I, Clamp>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t a) {
+      if (!whole_range && (a < range.lo || a >= range.hi)) return;
+      if (gather) copy(dense + d * w, indexed + y * w);
+      else copy(indexed + y * w, dense + d * w);
     });
     return;
   }
