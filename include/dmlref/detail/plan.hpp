@@ -601,6 +601,19 @@ void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t 
   for (std::int64_t a = 0; a < n; ++a) std::memcpy(line + a * stride * std::int64_t{W}, stage + a * std::int64_t{W}, W);
 }
 
+/// Moves `lines` neighbouring lines (n elements each, `stride` apart; line g starts `line_step`
+/// elements after line g - 1) into the stage buffer, line after line. Element a of every line is
+/// read in one sweep, so lines whose elements share cache lines read each cache line once.
+template <std::size_t W>
+void gather_lines(unsigned char* stage, const unsigned char* first_line, std::int64_t n, std::int64_t stride,
+                  std::int64_t lines, std::int64_t line_step) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  for (std::int64_t a = 0; a < n; ++a) {
+    const unsigned char* const from = first_line + a * stride * w;
+    for (std::int64_t g = 0; g < lines; ++g) std::memcpy(stage + (g * n + a) * w, from + g * line_step * w, W);
+  }
+}
+
 /// Runs fn(row, dense_offset, index_offset) for the `count` rows of a line; the common unit-stride
 /// line gets its own loop, which the compiler can keep in registers and unroll.
 template <class Fn>
@@ -626,6 +639,18 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
   // Worth the second copy of the line when the line's rows use it often enough.
   const bool doubled = std::is_signed_v<I> && !Clamp && p.flow == Flow::gather &&
                        2 * line.size * w <= std::int64_t{kStageBytes} && 4 * inner.size >= line.size;
+  // A far-strided line (a transposed input) whose neighbour in the next loop dimension starts
+  // within the same cache line: stage `group` such lines at once, so that each cache line is read
+  // once rather than once per line. (Such lines are often a power of two apart, which also
+  // defeats the caches' associativity when they are read one at a time.)
+  const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, 0, 0, 0, 0};
+  std::int64_t group = 1;
+  if (p.flow == Flow::gather && line.indexed_stride * w >= 64 && outer.indexed_stride > 0 &&
+      outer.indexed_stride * w < 64) {
+    group = 64 / (outer.indexed_stride * w);
+    if (group > std::int64_t{kStageBytes} / (line.size * w)) group = std::int64_t{kStageBytes} / (line.size * w);
+    if (group > outer.size) group = outer.size;
+  }
   // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
@@ -636,6 +661,22 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
   for (std::int64_t remaining = end - begin; remaining > 0;) {
     const std::int64_t count = inner.size - first < remaining ? inner.size - first : remaining;
     // inner.indexed_stride is 0: every row of the line addresses the same indexed line.
+    if (group > 1 && first == 0 && remaining >= group * inner.size &&
+        c.coord[p.loop_rank - 2] + group <= outer.size) {
+      gather_lines<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride, group, outer.indexed_stride);
+      for (std::int64_t g = 0; g < group; ++g) {
+        const unsigned char* const staged = stage + g * line.size * w;
+        for_each_in_line(inner.size, c.dense + g * outer.dense_stride, inner.dense_stride,
+                         c.index + g * outer.index_stride, inner.index_stride, [&](std::int64_t d, std::int64_t x) {
+                           const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                           std::memcpy(dense + d * w, staged + a * w, W);
+                         });
+      }
+      remaining -= group * inner.size;
+      if (remaining == 0) return;
+      for (std::int64_t g = 0; g < group; ++g) next_line(p, c);  // c is at a line start
+      continue;
+    }
     if (p.flow == Flow::gather && doubled) {
       // The line twice, end to end: a signed index in [-n, n) addresses it from the middle,
       // with no normalisation per element.

@@ -1,0 +1,109 @@
+// Staged lines that are far-strided in a transposed input (plan.hpp, copy_staged_rows): up to 16
+// neighbouring lines are staged together when their elements share cache lines. These cases pin
+// the group boundaries: line counts that are and are not multiples of the group, groups cut short
+// by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
+// widths 1, 2, 4 and 8, and both Gather on the last axis and GatherElements, against a direct
+// computation on the transposed data.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "dmlref/dmlref.hpp"
+
+namespace {
+
+using dmlref::TensorView;
+
+/// Deterministic, distinct-ish bits for element e.
+template <class T>
+T value_at(std::int64_t e) {
+  const std::uint64_t bits = static_cast<std::uint64_t>(e) * 0x9E3779B97F4A7C15ull;
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Input [rows, n] stored transposed (element (r, a) at r + a * rows): each row is a line with
+// stride `rows`, and row r + 1 starts one element after row r.
+template <class T>
+void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
+  std::vector<T> storage(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = value_at<T>(e);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::int64_t e = 0; e < rows * picks; ++e) {
+    const std::int64_t a = (e * 7919 + 13) % n;
+    indices[static_cast<std::size_t>(e)] = e % 3 == 0 ? a - n : a;  // negative ones too
+  }
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
+      TensorView<const std::int64_t>(indices.data(), {rows, picks}), TensorView<T>(output.data(), {rows, picks}),
+      {1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j) {
+      std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
+      if (a < 0) a += n;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[static_cast<std::size_t>(r + a * rows)]))
+          << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", "
+          << j << ")";
+    }
+}
+
+// Gather on the last axis of the same transposed input: every row picks the same columns.
+template <class T>
+void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
+  std::vector<T> storage(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = value_at<T>(e + 5);
+  std::vector<std::int32_t> indices(static_cast<std::size_t>(picks));
+  for (std::int64_t j = 0; j < picks; ++j) indices[static_cast<std::size_t>(j)] = static_cast<std::int32_t>((j * 31 + 7) % n);
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s =
+      dmlref::try_gather(TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
+                         TensorView<const std::int32_t>(indices.data(), {1, picks}),
+                         TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j)
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)],
+                            storage[static_cast<std::size_t>(r + indices[static_cast<std::size_t>(j)] * rows)]))
+          << "rows " << rows << " n " << n << " at (" << r << ", " << j << ")";
+}
+
+template <class T>
+class GroupedLines : public ::testing::Test {};
+using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
+TYPED_TEST_SUITE(GroupedLines, Widths);
+
+TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
+  using T = TypeParam;
+  // rows: below, at and above a group (64 / sizeof(T) lines), and not a multiple of it.
+  for (const std::int64_t rows : {3, 16, 37, 70})
+    for (const std::int64_t n : {64, 257, 1000}) check_gather_elements<T>(rows, n, n / 2 + 3, 1);
+}
+
+TYPED_TEST(GroupedLines, GatherLastAxisOnTransposedInput) {
+  using T = TypeParam;
+  for (const std::int64_t rows : {5, 33, 64})
+    for (const std::int64_t n : {100, 512}) check_gather_last_axis<T>(rows, n, n / 4 + 1, 1);
+}
+
+// Enough work to split (more than 512 KiB): shares start and end inside lines and groups.
+TYPED_TEST(GroupedLines, SharesCutThroughGroups) {
+  using T = TypeParam;
+  const std::int64_t n = 2048 / static_cast<std::int64_t>(sizeof(T));
+  for (const int threads : {2, 3}) check_gather_elements<T>(301, n, 1237, threads);
+}
+
+}  // namespace
