@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <cstring>
 #include <vector>
 
@@ -84,7 +85,16 @@ void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t pick
 template <class T>
 class GroupedLines : public ::testing::Test {};
 using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-TYPED_TEST_SUITE(GroupedLines, Widths);
+/// Test names by data type ("INT64"); also gives TYPED_TEST_SUITE its third argument, which
+/// clang's -Wpedantic requires.
+class TypeNames {
+ public:
+  template <class T>
+  static std::string GetName(int) {
+    return dmlref::name(dmlref::data_type_v<T>);
+  }
+};
+TYPED_TEST_SUITE(GroupedLines, Widths, TypeNames);
 
 TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
   using T = TypeParam;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <limits>
 #include <vector>
 
@@ -21,7 +22,16 @@ using dmlref::TensorView;
 template <class I>
 class IndexCheck : public ::testing::Test {};
 using IndexTypes = ::testing::Types<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
-TYPED_TEST_SUITE(IndexCheck, IndexTypes);
+/// Test names by data type ("INT64"); also gives TYPED_TEST_SUITE its third argument, which
+/// clang's -Wpedantic requires.
+class TypeNames {
+ public:
+  template <class T>
+  static std::string GetName(int) {
+    return dmlref::name(dmlref::data_type_v<T>);
+  }
+};
+TYPED_TEST_SUITE(IndexCheck, IndexTypes, TypeNames);
 
 /// Values that address a dimension of n (smallest and largest of each sign) and values just
 /// outside it, plus the extremes of the type.
