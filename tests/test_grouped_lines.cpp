@@ -1,5 +1,6 @@
 // Staged lines that are far-strided in a transposed input (plan.hpp, copy_staged_rows): up to 16
-// neighbouring lines are staged together when their elements share cache lines. These cases pin
+// neighbouring lines are staged together when their elements share cache lines. Also the doubled
+// staged line that signed indices read without normalisation. These cases pin
 // the group boundaries: line counts that are and are not multiples of the group, groups cut short
 // by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
 // widths 1, 2, 4 and 8, and both Gather on the last axis and GatherElements, against a direct
@@ -60,6 +61,31 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
     }
 }
 
+// The same on a packed input whose rows have at least as many picks as elements: the staged line
+// is doubled (copy_staged_rows) for signed indices, so negative ones are read from its first half.
+template <class T>
+void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks) {
+  std::vector<T> input(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 11);
+  std::vector<std::int32_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::int64_t e = 0; e < rows * picks; ++e) {
+    const std::int64_t a = (e * 104729 + 3) % n;
+    indices[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(e % 2 == 0 ? a - n : a);
+  }
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int32_t>(indices.data(), {rows, picks}),
+      TensorView<T>(output.data(), {rows, picks}), {1});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j) {
+      std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
+      if (a < 0) a += n;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
+          << "n " << n << " picks " << picks << " at (" << r << ", " << j << ")";
+    }
+}
+
 // Gather on the last axis of the same transposed input: every row picks the same columns.
 template <class T>
 void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
@@ -107,6 +133,14 @@ TYPED_TEST(GroupedLines, GatherLastAxisOnTransposedInput) {
   using T = TypeParam;
   for (const std::int64_t rows : {5, 33, 64})
     for (const std::int64_t n : {100, 512}) check_gather_last_axis<T>(rows, n, n / 4 + 1, 1);
+}
+
+// n up to the largest line that still fits twice in the 32 KiB stage, and one past it.
+TYPED_TEST(GroupedLines, DoubledLinesOnPackedInput) {
+  using T = TypeParam;
+  const std::int64_t largest = 16384 / static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t n : {std::int64_t{3}, std::int64_t{100}, largest, largest + 1})
+    for (const std::int64_t picks : {n, n + 7}) check_gather_elements_packed<T>(3, n, picks);
 }
 
 // Enough work to split (more than 512 KiB): shares start and end inside lines and groups.
