@@ -44,9 +44,21 @@ Status from_desc(const char* op, const char* name, const BasicTensorDesc<Pointer
   if (desc.Sizes == nullptr)
     return Status(make_error(ErrorCode::null_pointer, op, name, "Sizes", -1,
                              ErrorValue::of_text("DimensionCount sizes"), ErrorValue::of_text("null")));
-  out.sizes = Shape::from(desc.Sizes, desc.DimensionCount);
-  out.strides = desc.Strides != nullptr ? Shape::from(desc.Strides, desc.DimensionCount)
-                                        : packed_strides(out.sizes);
+  // Filled in place, value by value: building a Shape and copying it whole made the copy's wide
+  // loads wait on the narrow stores just made (store-forwarding stalls: measured, W8's
+  // descriptor call took 90 ns more than the typed one this way, 65 ns more filled in place).
+  const int count = static_cast<int>(desc.DimensionCount);
+  out.sizes = Shape();
+  out.strides = Shape();
+  for (int d = 0; d < count; ++d) out.sizes.push_back(desc.Sizes[d]);
+  for (int d = 0; d < count; ++d) out.strides.push_back(desc.Strides != nullptr ? desc.Strides[d] : 0);
+  if (desc.Strides == nullptr) {
+    std::uint64_t stride = 1;  // packed; wraps like packed_strides(), and validation reports it
+    for (int d = count - 1; d >= 0; --d) {
+      out.strides[d] = static_cast<std::int64_t>(stride);
+      stride *= static_cast<std::uint64_t>(desc.Sizes[d]);
+    }
+  }
   if (desc.TotalTensorSizeInBytes > static_cast<std::uint64_t>(INT64_MAX))
     return Status(make_error(ErrorCode::overflow, op, name, "TotalTensorSizeInBytes", -1,
                              ErrorValue::of_text("below 2^63"),
