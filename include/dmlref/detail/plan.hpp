@@ -646,8 +646,9 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
   // defeats the caches' associativity when they are read one at a time.)
   const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, 0, 0, 0, 0};
   std::int64_t group = 1;
-  if (p.flow == Flow::gather && line.indexed_stride * w >= 64 && outer.indexed_stride > 0 &&
-      outer.indexed_stride * w < 64) {
+  // Compared as strides, not bytes: a size-1 line's stride is unconstrained and may be huge.
+  if (p.flow == Flow::gather && line.size > 1 && line.indexed_stride >= 64 / w && outer.indexed_stride > 0 &&
+      outer.indexed_stride < 64 / w) {
     group = 64 / (outer.indexed_stride * w);
     if (group > std::int64_t{kStageBytes} / (line.size * w)) group = std::int64_t{kStageBytes} / (line.size * w);
     if (group > outer.size) group = outer.size;
