@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/type_names.hpp"
 
 namespace {
 
@@ -111,16 +112,7 @@ void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t pick
 template <class T>
 class GroupedLines : public ::testing::Test {};
 using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-/// Test names by data type ("INT64"); also gives TYPED_TEST_SUITE its third argument, which
-/// clang's -Wpedantic requires.
-class TypeNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return dmlref::name(dmlref::data_type_v<T>);
-  }
-};
-TYPED_TEST_SUITE(GroupedLines, Widths, TypeNames);
+TYPED_TEST_SUITE(GroupedLines, Widths, DataTypeNames);
 
 TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
   using T = TypeParam;

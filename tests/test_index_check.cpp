@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/type_names.hpp"
 
 namespace {
 
@@ -22,16 +23,7 @@ using dmlref::TensorView;
 template <class I>
 class IndexCheck : public ::testing::Test {};
 using IndexTypes = ::testing::Types<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
-/// Test names by data type ("INT64"); also gives TYPED_TEST_SUITE its third argument, which
-/// clang's -Wpedantic requires.
-class TypeNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return dmlref::name(dmlref::data_type_v<T>);
-  }
-};
-TYPED_TEST_SUITE(IndexCheck, IndexTypes, TypeNames);
+TYPED_TEST_SUITE(IndexCheck, IndexTypes, DataTypeNames);
 
 /// Values that address a dimension of n (smallest and largest of each sign) and values just
 /// outside it, plus the extremes of the type.
@@ -56,16 +48,19 @@ TYPED_TEST(IndexCheck, EveryPositionOfARunBothDirections) {
   for (std::size_t e = 0; e < input.size(); ++e) input[e] = static_cast<float>(e) + 0.5f;
   std::vector<I> good, bad;
   boundary_values<I>(n, good, bad);
+  // Gathers a row of `count` zero indices but for v at `at` into output ([2, count]).
+  auto gather_one = [&](std::int64_t count, std::int64_t at, I v, std::vector<float>& output) {
+    std::vector<I> indices(static_cast<std::size_t>(count), I(0));
+    indices[static_cast<std::size_t>(at)] = v;
+    return dmlref::try_gather(TensorView<const float>(input.data(), {2, n}),
+                              TensorView<const I>(indices.data(), {1, count}),
+                              TensorView<float>(output.data(), {2, count}), {1, 1});
+  };
   for (const std::int64_t count : {1, 3, 4, 9, 14}) {
     for (std::int64_t at = 0; at < count; ++at) {
       for (const I v : good) {
-        std::vector<I> indices(static_cast<std::size_t>(count), I(0));
-        indices[static_cast<std::size_t>(at)] = v;
         std::vector<float> output(static_cast<std::size_t>(2 * count), -1.0f);
-        const dmlref::Status s =
-            dmlref::try_gather(TensorView<const float>(input.data(), {2, n}),
-                               TensorView<const I>(indices.data(), {1, count}),
-                               TensorView<float>(output.data(), {2, count}), {1, 1});
+        const dmlref::Status s = gather_one(count, at, v, output);
         ASSERT_TRUE(s) << s.message();
         const std::int64_t signed_v = static_cast<std::int64_t>(v);
         const std::int64_t column = signed_v < 0 ? signed_v + n : signed_v;
@@ -74,13 +69,8 @@ TYPED_TEST(IndexCheck, EveryPositionOfARunBothDirections) {
               << "count " << count << " at " << at << " value " << signed_v;
       }
       for (const I v : bad) {
-        std::vector<I> indices(static_cast<std::size_t>(count), I(0));
-        indices[static_cast<std::size_t>(at)] = v;
         std::vector<float> output(static_cast<std::size_t>(2 * count), -1.0f);
-        const dmlref::Status s =
-            dmlref::try_gather(TensorView<const float>(input.data(), {2, n}),
-                               TensorView<const I>(indices.data(), {1, count}),
-                               TensorView<float>(output.data(), {2, count}), {1, 1});
+        const dmlref::Status s = gather_one(count, at, v, output);
         ASSERT_FALSE(s) << "count " << count << " at " << at;
         EXPECT_EQ(s.code(), ErrorCode::index_out_of_range);
         EXPECT_EQ(s.error().position, (Shape{0, at}));

@@ -15,6 +15,7 @@
 
 #include <dmlref/dmlref.hpp>
 #include <dmlref/onnx.hpp>
+#include "support/type_names.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -213,15 +214,7 @@ class OnnxReductions : public ::testing::Test {};
 using AllTypes = ::testing::Types<float, float16, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
                                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
 
-class TypeNames {
- public:
-  template <class E>
-  static std::string GetName(int) {
-    return dmlref::name(dmlref::data_type_v<E>);
-  }
-};
-
-TYPED_TEST_SUITE(OnnxReductions, AllTypes, TypeNames);
+TYPED_TEST_SUITE(OnnxReductions, AllTypes, DataTypeNames);
 
 TYPED_TEST(OnnxReductions, ScatterElementsOnEveryLayer) {
   using E = TypeParam;
