@@ -133,6 +133,11 @@ struct Plan {
   }
 };
 
+/// The two entry points that instantiate the kernels (see DMLREF_SEPARATE_KERNELS in config.hpp):
+/// checks every value of IndicesTensor (unless the policy clamps), and runs a checked plan.
+DMLREF_KERNEL_LINKAGE Status check_indices(const Plan& p, IndexPolicy policy) noexcept;
+DMLREF_KERNEL_LINKAGE void execute(const Plan& p, const Options& options) noexcept;
+
 template <class I>
 inline I load_index(const unsigned char* indices, std::int64_t offset) noexcept {
   I v;
@@ -302,16 +307,22 @@ struct Cursor {
 
 /// The cursor at row number `row` (row-major over the loop dimensions).
 inline Cursor seek(const Plan& p, std::int64_t row) noexcept {
-  Cursor c{};
-  if (row == 0) return c;
+  // Not `Cursor c{}`: g++ zeroes those 96 bytes with `rep stos`, slow to start (W8 pays it per
+  // call). Coordinates past loop_rank are never read.
+  Cursor c;
+  c.dense = c.index = c.indexed = c.source = 0;
   for (int d = p.loop_rank - 1; d >= 0; --d) {
     const LoopDim& l = p.loop[d];
-    c.coord[d] = row % l.size;
-    row /= l.size;
-    c.dense += c.coord[d] * l.dense_stride;
-    c.index += c.coord[d] * l.index_stride;
-    c.indexed += c.coord[d] * l.indexed_stride;
-    c.source += c.coord[d] * l.source_stride;
+    std::int64_t x = 0;
+    if (row != 0) {
+      x = row % l.size;
+      row /= l.size;
+    }
+    c.coord[d] = x;
+    c.dense += x * l.dense_stride;
+    c.index += x * l.index_stride;
+    c.indexed += x * l.indexed_stride;
+    c.source += x * l.source_stride;
   }
   return c;
 }
@@ -534,12 +545,18 @@ void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   unsigned char* const indexed = p.indexed;
   // Short runs, or a single batch: nothing worth prefetching ahead, so copy as the rows come.
   if (!copy.prefetches() || end - begin <= kRowBatch) {
-    const bool whole_range = range.lo <= 0 && range.hi >= p.tuple[0].size;
-    for_each_row<I, Clamp>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t a) {
-      if (!whole_range && (a < range.lo || a >= range.hi)) return;
-      if (gather) copy(dense + d * w, indexed + y * w);
-      else copy(indexed + y * w, dense + d * w);
-    });
+    // One loop per case, capturing by value: the copy is an opaque call, after which a loop
+    // with the case tests inside reloaded every captured variable, per row.
+    if (range.lo > 0 || range.hi < p.tuple[0].size)
+      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
+        if (a < range.lo || a >= range.hi) return;
+        if (gather) copy(dense + d * w, indexed + y * w);
+        else copy(indexed + y * w, dense + d * w);
+      });
+    else if (gather)
+      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) { copy(dense + d * w, indexed + y * w); });
+    else
+      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) { copy(indexed + y * w, dense + d * w); });
     return;
   }
   std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
@@ -821,7 +838,8 @@ inline constexpr int kMaxShares = 64;
 /// updates: it splits at outer lines when those address disjoint outputs, and otherwise gives each
 /// thread a range of the first tuple coordinate (every thread walks every row, in order, and
 /// writes only its range).
-inline void execute(const Plan& p, const Options& options) noexcept {
+#if DMLREF_KERNEL_DEFINITIONS
+DMLREF_KERNEL_LINKAGE void execute(const Plan& p, const Options& options) noexcept {
   void (*runner)(const Share&) noexcept = select_runner(p, options.index_policy);
   const bool staged = stageable(p);
   const std::int64_t rows = p.row_count();
@@ -872,10 +890,11 @@ inline void execute(const Plan& p, const Options& options) noexcept {
       &job);
 }
 
-inline Status check_indices(const Plan& p, IndexPolicy policy) noexcept {
+DMLREF_KERNEL_LINKAGE Status check_indices(const Plan& p, IndexPolicy policy) noexcept {
   if (policy == IndexPolicy::clamp) return Status();
   return visit_index_type(p.index_type, [&](auto index) { return check_indices<decltype(index)>(p); });
 }
+#endif  // DMLREF_KERNEL_DEFINITIONS
 
 /// Copies every element of `src` to `dst` (same sizes), contiguous runs with memcpy.
 inline void copy_tensor(const RawTensor& dst, const RawTensor& src) noexcept {

@@ -119,11 +119,12 @@ inline Status try_gather_elements(const TensorDesc& input, const TensorDesc& ind
                                   const MutableTensorDesc& output, const GatherElementsParams& params,
                                   const Options& options = {}) noexcept {
   constexpr const char* op = "GatherElements";
-  detail::RawTensor in, idx, out;
-  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
-  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
-  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
-  return detail::gather_elements(in, idx, out, params, options);
+  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
+  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
+  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
+  return detail::gather_elements(detail::raw("InputTensor", input),
+                                 detail::raw("IndicesTensor", indices),
+                                 detail::raw("OutputTensor", output), params, options);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

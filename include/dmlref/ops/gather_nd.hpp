@@ -206,11 +206,11 @@ namespace detail {
 inline Status gather_nd_desc(const char* op, const TensorDesc& input, const TensorDesc& indices,
                              const MutableTensorDesc& output, const GatherND1Params& params,
                              const Options& options) noexcept {
-  RawTensor in, idx, out;
-  if (Status s = from_desc(op, "InputTensor", input, in); !s) return s;
-  if (Status s = from_desc(op, "IndicesTensor", indices, idx); !s) return s;
-  if (Status s = from_desc(op, "OutputTensor", output, out); !s) return s;
-  return gather_nd(op, in, idx, out, params, options);
+  if (Status s = check_desc(op, "InputTensor", input); !s) return s;
+  if (Status s = check_desc(op, "IndicesTensor", indices); !s) return s;
+  if (Status s = check_desc(op, "OutputTensor", output); !s) return s;
+  return gather_nd(op, raw("InputTensor", input), raw("IndicesTensor", indices),
+                   raw("OutputTensor", output), params, options);
 }
 }  // namespace detail
 

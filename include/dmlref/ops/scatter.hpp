@@ -109,12 +109,14 @@ inline Status try_scatter(const TensorDesc& input, const TensorDesc& indices, co
                           const MutableTensorDesc& output, const ScatterParams& params,
                           const Options& options = {}) noexcept {
   constexpr const char* op = "Scatter";
-  detail::RawTensor in, idx, upd, out;
-  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
-  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
-  if (Status s = detail::from_desc(op, "UpdatesTensor", updates, upd); !s) return s;
-  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
-  return detail::scatter(in, idx, upd, out, params, options);
+  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
+  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
+  if (Status s = detail::check_desc(op, "UpdatesTensor", updates); !s) return s;
+  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
+  return detail::scatter(detail::raw("InputTensor", input),
+                         detail::raw("IndicesTensor", indices),
+                         detail::raw("UpdatesTensor", updates),
+                         detail::raw("OutputTensor", output), params, options);
 }
 
 /// DirectML's newer name for the same operator (DML_OPERATOR_SCATTER_ELEMENTS).

@@ -103,12 +103,14 @@ inline Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices,
                              const MutableTensorDesc& output, const ScatterNDParams& params,
                              const Options& options = {}) noexcept {
   constexpr const char* op = "ScatterND";
-  detail::RawTensor in, idx, upd, out;
-  if (Status s = detail::from_desc(op, "InputTensor", input, in); !s) return s;
-  if (Status s = detail::from_desc(op, "IndicesTensor", indices, idx); !s) return s;
-  if (Status s = detail::from_desc(op, "UpdatesTensor", updates, upd); !s) return s;
-  if (Status s = detail::from_desc(op, "OutputTensor", output, out); !s) return s;
-  return detail::scatter_nd(in, idx, upd, out, params, options);
+  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
+  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
+  if (Status s = detail::check_desc(op, "UpdatesTensor", updates); !s) return s;
+  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
+  return detail::scatter_nd(detail::raw("InputTensor", input),
+                            detail::raw("IndicesTensor", indices),
+                            detail::raw("UpdatesTensor", updates),
+                            detail::raw("OutputTensor", output), params, options);
 }
 
 #if DMLREF_HAS_EXCEPTIONS
