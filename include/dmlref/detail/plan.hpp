@@ -554,9 +554,13 @@ void copy_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
         else copy(indexed + y * w, dense + d * w);
       });
     else if (gather)
-      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) { copy(dense + d * w, indexed + y * w); });
+      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
+        copy(dense + d * w, indexed + y * w);
+      });
     else
-      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) { copy(indexed + y * w, dense + d * w); });
+      for_each_row<I, Clamp>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
+        copy(indexed + y * w, dense + d * w);
+      });
     return;
   }
   std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
