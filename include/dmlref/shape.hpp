@@ -37,6 +37,19 @@ class Shape {
     s.rank_ = static_cast<int>(count < 1024 ? count : 1024);
     return s;
   }
+  /// Row-major ("packed") strides for the first `count` sizes of `sizes` (see packed_strides).
+  static constexpr Shape packed(const std::int64_t* sizes, std::size_t count) noexcept {
+    Shape s;
+    // Every slot written once (unused ones 0), so no partial zeroing is left for `rep stos`.
+    std::uint64_t stride = 1;
+    for (int d = max_dimension_count - 1; d >= 0; --d) {
+      const bool used = static_cast<std::size_t>(d) < count;
+      s.values_[d] = used ? static_cast<std::int64_t>(stride) : 0;
+      if (used) stride *= static_cast<std::uint64_t>(sizes[d]);
+    }
+    s.rank_ = static_cast<int>(count < 1024 ? count : 1024);
+    return s;
+  }
   /// `count` copies of `value`.
   static constexpr Shape filled(int count, std::int64_t value) noexcept {
     Shape s;
@@ -80,15 +93,7 @@ class Shape {
 /// Row-major ("packed") strides for `sizes`: the last dimension is contiguous.
 /// Wraps silently on overflow; validation reports such a tensor as too large.
 constexpr Shape packed_strides(const Shape& sizes) noexcept {
-  // Every slot written once (unused ones 0), so no partial zeroing is left for `rep stos`.
-  std::int64_t strides[max_dimension_count] = {};
-  std::uint64_t stride = 1;
-  for (int d = max_dimension_count - 1; d >= 0; --d) {
-    const bool used = d < static_cast<int>(sizes.size());
-    strides[d] = used ? static_cast<std::int64_t>(stride) : 0;
-    stride *= used ? static_cast<std::uint64_t>(sizes[d]) : 1;
-  }
-  return Shape::from(strides, static_cast<std::size_t>(sizes.rank()));
+  return Shape::packed(sizes.data(), static_cast<std::size_t>(sizes.rank()));
 }
 
 }  // namespace dmlref

@@ -202,33 +202,47 @@ inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
          begin_b < begin_a + static_cast<std::uintptr_t>(extent_a);
 }
 
-/// The output must not share memory with `input` (checked after both layouts are valid).
-inline Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
-  if (!may_overlap(output, input)) return Status();
+// The checks below run on every call: each is a small inline test, with the building of its
+// error kept out of line, so that the success path compiles to a compare and a branch.
+
+DMLREF_NOINLINE inline Status overlap_error(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
   return Status(make_error(ErrorCode::overlapping_tensors, op, output.name, "Data", -1,
                            ErrorValue::of_text("memory disjoint from every input"),
                            ErrorValue::of_text(input.name),
                            "only a scatter may run in place, with OutputTensor identical to InputTensor"));
 }
 
-inline Status check_data_type(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
+/// The output must not share memory with `input` (checked after both layouts are valid).
+inline Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
+  if (DMLREF_LIKELY(!may_overlap(output, input))) return Status();
+  return overlap_error(op, output, input);
+}
+
+DMLREF_NOINLINE inline Status data_type_error(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
   if (!is_valid(t.type))
     return Status(make_error(ErrorCode::unsupported_data_type, op, t.name, "DataType", -1,
                              ErrorValue::of_text("one of the eleven DirectML data types"),
                              ErrorValue::of(static_cast<std::int64_t>(t.type))));
-  if (t.type != input.type)
-    return Status(make_error(ErrorCode::data_type_mismatch, op, t.name, "DataType", -1,
-                             ErrorValue::of(input.type), ErrorValue::of(t.type),
-                             "data tensors share InputTensor's DataType"));
-  return Status();
+  return Status(make_error(ErrorCode::data_type_mismatch, op, t.name, "DataType", -1,
+                           ErrorValue::of(input.type), ErrorValue::of(t.type),
+                           "data tensors share InputTensor's DataType"));
 }
 
-inline Status check_index_type(const char* op, const RawTensor& indices) noexcept {
-  if (is_index_type(indices.type)) return Status();
+inline Status check_data_type(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
+  if (DMLREF_LIKELY(is_valid(t.type) && t.type == input.type)) return Status();
+  return data_type_error(op, t, input);
+}
+
+DMLREF_NOINLINE inline Status index_type_error(const char* op, const RawTensor& indices) noexcept {
   return Status(make_error(ErrorCode::unsupported_index_type, op, indices.name, "DataType", -1,
                            ErrorValue::of_text("INT32, INT64, UINT32 or UINT64"),
                            is_valid(indices.type) ? ErrorValue::of(indices.type)
                                                   : ErrorValue::of(static_cast<std::int64_t>(indices.type))));
+}
+
+inline Status check_index_type(const char* op, const RawTensor& indices) noexcept {
+  if (DMLREF_LIKELY(is_index_type(indices.type))) return Status();
+  return index_type_error(op, indices);
 }
 
 inline Status shape_error(const char* op, const char* tensor, const Shape& expected,

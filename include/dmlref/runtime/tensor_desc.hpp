@@ -58,7 +58,7 @@ RawTensor raw(const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
   return {name, desc.DataType,
           static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data))),
           Shape::from(desc.Sizes, count),
-          desc.Strides != nullptr ? Shape::from(desc.Strides, count) : packed_strides(Shape::from(desc.Sizes, count)),
+          desc.Strides != nullptr ? Shape::from(desc.Strides, count) : Shape::packed(desc.Sizes, count),
           static_cast<std::int64_t>(desc.TotalTensorSizeInBytes)};
 }
 
