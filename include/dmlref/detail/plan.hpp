@@ -219,6 +219,9 @@ bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::
 template <class I>
 bool all_indices_in_range(const Plan& p) noexcept {
   const RawTensor& t = *p.indices_tensor;
+  if (t.packed && !p.last_dimension_is_tuple)  // one line (known after check_layout)
+    return line_in_range<I>(p.indices, t.elements, std::integral_constant<std::int64_t, sizeof(I)>{},
+                            static_cast<std::uint64_t>(p.tuple[0].size));
   const int last = t.sizes.rank() - 1;
   // The tuple dimension (ND operators) is walked inside each line, with a bound per coordinate.
   const int K = p.last_dimension_is_tuple ? static_cast<int>(t.sizes[last]) : 1;

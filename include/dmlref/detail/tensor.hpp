@@ -23,6 +23,9 @@ struct RawTensor {
   std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
   /// Bytes from the first to the end of the last addressed element; set by check_layout.
   mutable std::int64_t extent = -1;
+  /// Set by check_layout: the element count, and whether the strides are packed (row-major).
+  mutable std::int64_t elements = -1;
+  mutable bool packed = false;
 };
 
 template <class T>
@@ -186,16 +189,23 @@ inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is
          (!is_output || packed || elements_are_distinct(t));
   if (DMLREF_LIKELY(good)) {
     t.extent = extent;
+    t.elements = elements;
+    t.packed = packed;
     return Status();
   }
   return layout_error(op, t, rank, is_output);
 }
 
 /// True when the bytes the two (validated) tensors address may overlap (bounding ranges).
+DMLREF_NOINLINE inline std::int64_t unvalidated_extent(const RawTensor& t) noexcept {
+  std::int64_t extent = 0;
+  byte_extent(t, extent);
+  return extent;
+}
 inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
-  std::int64_t extent_a = a.extent, extent_b = b.extent;
-  if (extent_a < 0) byte_extent(a, extent_a);
-  if (extent_b < 0) byte_extent(b, extent_b);
+  // check_layout has set both extents on every path of the operators; the fallback stays out of line.
+  const std::int64_t extent_a = DMLREF_LIKELY(a.extent >= 0) ? a.extent : unvalidated_extent(a);
+  const std::int64_t extent_b = DMLREF_LIKELY(b.extent >= 0) ? b.extent : unvalidated_extent(b);
   const auto begin_a = reinterpret_cast<std::uintptr_t>(a.data);
   const auto begin_b = reinterpret_cast<std::uintptr_t>(b.data);
   return begin_a < begin_b + static_cast<std::uintptr_t>(extent_b) &&
