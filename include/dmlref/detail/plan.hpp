@@ -230,7 +230,7 @@ bool all_indices_in_range(const Plan& p) noexcept {
   int rank = 0;
   for (int d = 0; d < (p.last_dimension_is_tuple ? last : last + 1); ++d)
     if (t.sizes[d] != 1) dims[rank++] = {t.sizes[d], t.strides[d], 0};
-  if (rank > 1) rank = Plan::coalesce_block(dims, rank);
+  rank = Plan::coalesce_block(dims, rank);
   const std::int64_t count = rank > 0 ? dims[rank - 1].size : 1;
   const std::int64_t stride = rank > 0 ? dims[rank - 1].src_stride : 0;
   std::int64_t coord[max_dimension_count] = {};

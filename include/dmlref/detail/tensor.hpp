@@ -197,15 +197,8 @@ inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is
 }
 
 /// True when the bytes the two (validated) tensors address may overlap (bounding ranges).
-DMLREF_NOINLINE inline std::int64_t unvalidated_extent(const RawTensor& t) noexcept {
-  std::int64_t extent = 0;
-  byte_extent(t, extent);
-  return extent;
-}
 inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
-  // check_layout has set both extents on every path of the operators; the fallback stays out of line.
-  const std::int64_t extent_a = DMLREF_LIKELY(a.extent >= 0) ? a.extent : unvalidated_extent(a);
-  const std::int64_t extent_b = DMLREF_LIKELY(b.extent >= 0) ? b.extent : unvalidated_extent(b);
+  const std::int64_t extent_a = a.extent, extent_b = b.extent;  // set by check_layout
   const auto begin_a = reinterpret_cast<std::uintptr_t>(a.data);
   const auto begin_b = reinterpret_cast<std::uintptr_t>(b.data);
   return begin_a < begin_b + static_cast<std::uintptr_t>(extent_b) &&
