@@ -6,6 +6,8 @@
 # 2. tests/consumers/find_package: find_package(dmlref CONFIG REQUIRED), plus the optional
 #    <dmlref/fmt.hpp> and <dmlref/dlpack.hpp> from the install; find_package(dmlref <next major>)
 #    must refuse the package (SameMajorVersion), and a 32-bit consumer must be served (ARCH_INDEPENDENT).
+#    consumer_separate builds the installed headers in DMLREF_SEPARATE_KERNELS mode (two files,
+#    the kernels defined in one).
 # 3. tests/consumers/add_subdirectory: dmlref's source tree as a subproject must define no test,
 #    example, benchmark or tool targets and register no tests, although the parent tests.
 # 4. tests/consumers/pkg_config: compiled with `pkg-config --cflags --libs dmlref` only, as C++20
@@ -50,6 +52,7 @@ run cmake -S tests/consumers/find_package -B "$work/find_package" "${generator[@
 run cmake --build "$work/find_package" -j 2
 run "$work/find_package/consumer"
 run "$work/find_package/consumer_interop"
+run "$work/find_package/consumer_separate"
 version=$(sed -n 's/^#define DMLREF_VERSION_MAJOR \([0-9]*\)$/\1/p' include/dmlref/version.hpp)
 minor=$(sed -n 's/^#define DMLREF_VERSION_MINOR \([0-9]*\)$/\1/p' include/dmlref/version.hpp)
 next_major=$((version + 1)).0
