@@ -1,10 +1,11 @@
-// Staged lines that are far-strided in a transposed input (plan.hpp, copy_staged_rows): up to 16
+// Staged lines (plan.hpp, copy_staged_rows). Lines that are far-strided in a transposed input: up to 16
 // neighbouring lines are staged together when their elements share cache lines. Also the doubled
 // staged line that signed indices read without normalisation. These cases pin
 // the group boundaries: line counts that are and are not multiples of the group, groups cut short
 // by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
 // widths 1, 2, 4 and 8, and both Gather on the last axis and GatherElements, against a direct
-// computation on the transposed data.
+// computation on the transposed data. Last, packed lines of 1 KiB and more, which are prefetched
+// one line ahead, for GatherElements and for Scatter (whose staged line is the input's).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -109,6 +110,38 @@ void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t pick
           << "rows " << rows << " n " << n << " at (" << r << ", " << j << ")";
 }
 
+// Scatter along the last axis of a packed [rows, n] tensor, m distinct positions per row: the
+// staged line is the input's (the copy of InputTensor fused with the updates).
+template <class T>
+void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int threads) {
+  std::vector<T> input(static_cast<std::size_t>(rows * n)), updates(static_cast<std::size_t>(rows * m));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 3);
+  for (std::int64_t e = 0; e < rows * m; ++e) updates[static_cast<std::size_t>(e)] = value_at<T>(e + rows * n + 3);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * m));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < m; ++j) {
+      const std::int64_t a = (j * 7 + r) % n;  // distinct within a row while m <= n and gcd(7, n) == 1
+      indices[static_cast<std::size_t>(r * m + j)] = j % 2 == 0 ? a - n : a;
+    }
+  std::vector<T> output(static_cast<std::size_t>(rows * n));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s = dmlref::try_scatter(
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int64_t>(indices.data(), {rows, m}),
+      TensorView<const T>(updates.data(), {rows, m}), TensorView<T>(output.data(), {rows, n}), {1}, options);
+  ASSERT_TRUE(s) << s.message();
+  std::vector<T> expected = input;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < m; ++j) {
+      std::int64_t a = indices[static_cast<std::size_t>(r * m + j)];
+      if (a < 0) a += n;
+      expected[static_cast<std::size_t>(r * n + a)] = updates[static_cast<std::size_t>(r * m + j)];
+    }
+  for (std::int64_t e = 0; e < rows * n; ++e)
+    ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected[static_cast<std::size_t>(e)]))
+        << "rows " << rows << " n " << n << " m " << m << " threads " << threads << " at " << e;
+}
+
 template <class T>
 class GroupedLines : public ::testing::Test {};
 using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
@@ -140,6 +173,25 @@ TYPED_TEST(GroupedLines, SharesCutThroughGroups) {
   using T = TypeParam;
   const std::int64_t n = 2048 / static_cast<std::int64_t>(sizeof(T));
   for (const int threads : {2, 3}) check_gather_elements<T>(301, n, 1237, threads);
+}
+
+// Lines of 1 KiB and more are prefetched one line ahead while the current one is worked on
+// (copy_staged_rows): packed lines from just below to well above that size, one to many rows,
+// shares that start mid-line (gathers) or at line starts (scatters), with 1 to 3 threads.
+TYPED_TEST(GroupedLines, PrefetchedLinesAhead) {
+  using T = TypeParam;
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{8192}}) {
+    const std::int64_t n = bytes / w + 1;  // odd: coprime with 7 for check_scatter_packed
+    check_gather_elements_packed<T>(5, n, n);
+    check_scatter_packed<T>(1, n, n / 2, 1);
+    check_scatter_packed<T>(6, n, n, 1);
+  }
+  const std::int64_t n = 8192 / w + 1;
+  for (const int threads : {2, 3}) {
+    check_gather_elements<T>(301, 2048 / w, 1237, threads);  // transposed: not prefetched, still split
+    check_scatter_packed<T>(97, n, n - 5, threads);
+  }
 }
 
 }  // namespace

@@ -650,6 +650,28 @@ inline void for_each_in_line(std::int64_t count, std::int64_t dense, std::int64_
   }
 }
 
+/// for_each_in_line, prefetching `lines` cache lines from `ahead` (the next line to be staged)
+/// spread evenly over the rows, so that staging it reads cache rather than memory and the reads
+/// of memory overlap this line's work.
+template <class Fn>
+inline void for_each_in_line_prefetching(std::int64_t count, std::int64_t dense, std::int64_t dense_stride,
+                                         std::int64_t index, std::int64_t index_stride,
+                                         const unsigned char* ahead, std::int64_t lines, Fn&& fn, const unsigned char* also_write = nullptr) noexcept {
+  std::int64_t i = 0;
+  if (lines > 0) {
+    const std::int64_t every = count / lines > 0 ? count / lines : 1;
+    for (std::int64_t l = 0; l < lines && i + every <= count; ++l, ahead += 64, i += every) {
+      DMLREF_PREFETCH(ahead);
+      if (also_write) DMLREF_PREFETCH_WRITE(also_write + l * 64);
+      for_each_in_line(every, dense + i * dense_stride, dense_stride, index + i * index_stride, index_stride, fn);
+    }
+  }
+  for_each_in_line(count - i, dense + i * dense_stride, dense_stride, index + i * index_stride, index_stride, fn);
+}
+
+/// Below this many bytes, a staged line is left to the hardware prefetcher.
+inline constexpr std::int64_t kPrefetchLineBytes = 1024;
+
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
 /// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
 /// lines, because it writes its staged lines back whole.
@@ -677,6 +699,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     if (group > std::int64_t{kStageBytes} / (line.size * w)) group = std::int64_t{kStageBytes} / (line.size * w);
     if (group > outer.size) group = outer.size;
   }
+  const bool prefetch_ahead = group == 1 && line.size * w >= kPrefetchLineBytes &&
+                              (fused ? line.source_stride : line.indexed_stride) == 1;
   // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
@@ -703,20 +727,31 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       for (std::int64_t g = 0; g < group; ++g) next_line(p, c);  // c is at a line start
       continue;
     }
+    // The next line this share stages, when it is contiguous and long enough to prefetch.
+    const unsigned char* ahead = nullptr;
+    std::int64_t ahead_lines = 0;
+    const unsigned char* ahead_write = nullptr;
+    if (prefetch_ahead && remaining > count) {
+      Cursor next = c;
+      next_line(p, next);
+      ahead = fused ? source + next.source * w : indexed + next.indexed * w;
+      ahead_lines = (line.size * w + 63) / 64;
+      if (fused) ahead_write = indexed + next.indexed * w;
+    }
     if (p.flow == Flow::gather && doubled) {
       // The line twice, end to end: a signed index in [-n, n) addresses it from the middle,
       // with no normalisation per element.
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
       std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       const unsigned char* const middle = stage + line.size * w;
-      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
                          std::memcpy(dense + d * w, middle + a * w, W);
                        });
     } else if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
-      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(dense + d * w, stage + a * w, W);
@@ -724,11 +759,11 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     } else {
       const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(stage + a * w, dense + d * w, W);
-                       });
+                       }, ahead_write);
       scatter_line<W>(indexed + c.indexed * w, stage, line.size, line.indexed_stride);
     }
     remaining -= count;
