@@ -650,19 +650,20 @@ inline void for_each_in_line(std::int64_t count, std::int64_t dense, std::int64_
   }
 }
 
-/// for_each_in_line, prefetching `lines` cache lines from `ahead` (the next line to be staged)
-/// spread evenly over the rows, so that staging it reads cache rather than memory and the reads
-/// of memory overlap this line's work.
+/// for_each_in_line, prefetching `lines` cache lines from `read_ahead` (the next line to stage)
+/// and, unless null, from `write_ahead` (the next line to write back), spread evenly over the
+/// rows: staging then reads cache, and the reads of memory overlap this line's work.
 template <class Fn>
 inline void for_each_in_line_prefetching(std::int64_t count, std::int64_t dense, std::int64_t dense_stride,
-                                         std::int64_t index, std::int64_t index_stride,
-                                         const unsigned char* ahead, std::int64_t lines, Fn&& fn, const unsigned char* also_write = nullptr) noexcept {
+                                         std::int64_t index, std::int64_t index_stride, std::int64_t lines,
+                                         const unsigned char* read_ahead, const unsigned char* write_ahead,
+                                         Fn&& fn) noexcept {
   std::int64_t i = 0;
   if (lines > 0) {
     const std::int64_t every = count / lines > 0 ? count / lines : 1;
-    for (std::int64_t l = 0; l < lines && i + every <= count; ++l, ahead += 64, i += every) {
-      DMLREF_PREFETCH(ahead);
-      if (also_write) DMLREF_PREFETCH_WRITE(also_write + l * 64);
+    for (std::int64_t l = 0; l < lines && i + every <= count; ++l, i += every) {
+      DMLREF_PREFETCH(read_ahead + l * 64);
+      if (write_ahead != nullptr) DMLREF_PREFETCH_WRITE(write_ahead + l * 64);
       for_each_in_line(every, dense + i * dense_stride, dense_stride, index + i * index_stride, index_stride, fn);
     }
   }
@@ -699,7 +700,10 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     if (group > std::int64_t{kStageBytes} / (line.size * w)) group = std::int64_t{kStageBytes} / (line.size * w);
     if (group > outer.size) group = outer.size;
   }
-  const bool prefetch_ahead = group == 1 && line.size * w >= kPrefetchLineBytes &&
+  // A scatter prefetches the next line it stages (and, fused, the next output line it writes).
+  // Gathers do not: measured, it gained nothing for 4-byte elements and cost 1- and 2-byte
+  // ones 8-13% (their element loop, cut into short runs, is the bottleneck there).
+  const bool prefetch_ahead = p.flow == Flow::scatter && line.size * w >= kPrefetchLineBytes &&
                               (fused ? line.source_stride : line.indexed_stride) == 1;
   // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
   unsigned char* const dense = p.dense;
@@ -727,16 +731,16 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       for (std::int64_t g = 0; g < group; ++g) next_line(p, c);  // c is at a line start
       continue;
     }
-    // The next line this share stages, when it is contiguous and long enough to prefetch.
-    const unsigned char* ahead = nullptr;
+    // A scatter's next line, when it is contiguous and long enough to prefetch.
+    const unsigned char* read_ahead = nullptr;
+    const unsigned char* write_ahead = nullptr;
     std::int64_t ahead_lines = 0;
-    const unsigned char* ahead_write = nullptr;
     if (prefetch_ahead && remaining > count) {
       Cursor next = c;
       next_line(p, next);
-      ahead = fused ? source + next.source * w : indexed + next.indexed * w;
+      read_ahead = fused ? source + next.source * w : indexed + next.indexed * w;
+      if (fused) write_ahead = indexed + next.indexed * w;
       ahead_lines = (line.size * w + 63) / 64;
-      if (fused) ahead_write = indexed + next.indexed * w;
     }
     if (p.flow == Flow::gather && doubled) {
       // The line twice, end to end: a signed index in [-n, n) addresses it from the middle,
@@ -744,14 +748,14 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
       std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       const unsigned char* const middle = stage + line.size * w;
-      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
+      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
                          std::memcpy(dense + d * w, middle + a * w, W);
                        });
     } else if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
-      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
+      for_each_in_line(count, c.dense, inner.dense_stride, c.index, inner.index_stride,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(dense + d * w, stage + a * w, W);
@@ -759,11 +763,12 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     } else {
       const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead, ahead_lines,
-                       [&](std::int64_t d, std::int64_t x) {
-                         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
-                         std::memcpy(stage + a * w, dense + d * w, W);
-                       }, ahead_write);
+      for_each_in_line_prefetching(count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead_lines,
+                                   read_ahead, write_ahead, [&](std::int64_t d, std::int64_t x) {
+                                     const std::int64_t a =
+                                         normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                                     std::memcpy(stage + a * w, dense + d * w, W);
+                                   });
       scatter_line<W>(indexed + c.indexed * w, stage, line.size, line.indexed_stride);
     }
     remaining -= count;
