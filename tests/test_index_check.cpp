@@ -1,6 +1,6 @@
 // The index check's edges. check_indices first scans whole lines branch-free (plan.hpp,
-// line_in_range: four interleaved chains, then a tail), and only on failure walks the indices
-// again to name the first bad one. These cases put boundary values at every position of a run
+// line_in_range: a cache line at a time when packed, four interleaved chains, then a tail), and
+// only on failure walks the indices again to name the first bad one. These cases put boundary values at every position of a run
 // (inside the unrolled part and in the tail), in strided and tuple-shaped index tensors, for all
 // four index types, and check both directions: every in-range value passes with the right output,
 // and every out-of-range value is caught at its exact position, with the output untouched.
@@ -56,7 +56,8 @@ TYPED_TEST(IndexCheck, EveryPositionOfARunBothDirections) {
                               TensorView<const I>(indices.data(), {1, count}),
                               TensorView<float>(output.data(), {2, count}), {1, 1});
   };
-  for (const std::int64_t count : {1, 3, 4, 9, 14}) {
+  // Up to two cache lines of indices and a tail (a cache line holds 16 or 8 of them).
+  for (const std::int64_t count : {1, 3, 4, 9, 14, 16, 17, 35}) {
     for (std::int64_t at = 0; at < count; ++at) {
       for (const I v : good) {
         std::vector<float> output(static_cast<std::size_t>(2 * count), -1.0f);
