@@ -4,7 +4,7 @@
 // the group boundaries: line counts that are and are not multiples of the group, groups cut short
 // by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
 // widths 1, 2, 4 and 8, and both Gather on the last axis and GatherElements, against a direct
-// computation on the transposed data. Last, Scatter on packed lines of 1 KiB and more, which it
+// computation on the transposed data. Last, packed lines of 1 KiB and more, which a staged pass
 // prefetches one line ahead.
 #include <gtest/gtest.h>
 
@@ -66,7 +66,7 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
 // The same on a packed input whose rows have at least as many picks as elements: the staged line
 // is doubled (copy_staged_rows) for signed indices, so negative ones are read from its first half.
 template <class T>
-void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks) {
+void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 11);
   std::vector<std::int32_t> indices(static_cast<std::size_t>(rows * picks));
@@ -75,16 +75,18 @@ void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_
     indices[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(e % 2 == 0 ? a - n : a);
   }
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
   const dmlref::Status s = dmlref::try_gather_elements(
       TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int32_t>(indices.data(), {rows, picks}),
-      TensorView<T>(output.data(), {rows, picks}), {1});
+      TensorView<T>(output.data(), {rows, picks}), {1}, options);
   ASSERT_TRUE(s) << s.message();
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < picks; ++j) {
       std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
       if (a < 0) a += n;
       ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
-          << "n " << n << " picks " << picks << " at (" << r << ", " << j << ")";
+          << "n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", " << j << ")";
     }
 }
 
@@ -175,18 +177,24 @@ TYPED_TEST(GroupedLines, SharesCutThroughGroups) {
   for (const int threads : {2, 3}) check_gather_elements<T>(301, n, 1237, threads);
 }
 
-// A Scatter prefetches its next staged line (and the next output line) while it works on the
-// current one, for contiguous lines of 1 KiB and more (copy_staged_rows): lines from just below to
-// well above that size, one to many lines, and shares of whole lines on 2 and 3 threads.
-TYPED_TEST(GroupedLines, ScatterPrefetchesLinesAhead) {
+// A staged pass prefetches its next line (a Scatter also its next output line) while it works on
+// the current one, for contiguous lines of 1 KiB and more (copy_staged_rows): lines from just
+// below to well above that size, one to many lines, shares of whole lines (scatters) and shares
+// that start mid-line (gathers) on 2 and 3 threads.
+TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
   using T = TypeParam;
   const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
   for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{8192}}) {
     const std::int64_t n = bytes / w + 1;  // odd: coprime with 7 for check_scatter_packed
+    check_gather_elements_packed<T>(5, n, n);
+    check_gather_elements_packed<T>(4, n, n / 3);  // fewer rows than elements: not doubled
     check_scatter_packed<T>(1, n, n / 2, 1);
     check_scatter_packed<T>(6, n, n, 1);
   }
-  for (const int threads : {2, 3}) check_scatter_packed<T>(97, 8192 / w + 1, 8192 / w - 4, threads);
+  for (const int threads : {2, 3}) {
+    check_scatter_packed<T>(97, 8192 / w + 1, 8192 / w - 4, threads);
+    check_gather_elements_packed<T>(97, 8192 / w + 1, 8192 / w + 1, threads);
+  }
 }
 
 }  // namespace

@@ -661,48 +661,45 @@ void gather_lines(unsigned char* stage, const unsigned char* first_line, std::in
   }
 }
 
-/// Runs fn(dense_offset, index_offset) for the `count` rows of a line; the common unit-stride
-/// line gets its own loop, which the compiler can keep in registers and unroll, and which
-/// prefetches the indices ahead of it.
+/// Below this many bytes, a staged line is left to the hardware prefetcher.
+inline constexpr std::int64_t kPrefetchLineBytes = 1024;
+
+/// The line a staged pass moves next, prefetched while the current line's rows run: `lines`
+/// cache lines from `read` (the next line to stage) and, unless null, from `write` (the next
+/// line to write back). Staging then reads cache, and its reads of memory overlap this work.
+struct LineAhead {
+  const unsigned char* read = nullptr;
+  const unsigned char* write = nullptr;
+  std::int64_t lines = 0;
+};
+
+/// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
+/// line gets its own loop, which the compiler can keep in registers and unroll: a cache line of
+/// indices at a time, prefetching the indices kIndexPrefetchBytes ahead and `ahead` spread
+/// evenly over the rows.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
-                             Fn&& fn) noexcept {
+                             const LineAhead& ahead, Fn&& fn) noexcept {
   if (dense_stride == 1 && index_stride == 1) {
-    constexpr std::int64_t per_line = 64 / sizeof(I);
+    constexpr std::int64_t per_block = 64 / sizeof(I);
+    const std::int64_t blocks = count / per_block;
+    const std::int64_t ahead_per_block = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
+    std::int64_t next = 0;  // the next cache line of `ahead` to prefetch
     std::int64_t i = 0;
-    for (; i + per_line <= count; i += per_line) {
+    for (; i + per_block <= count; i += per_block) {
       prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, kIndexPrefetchBytes);
-      for (std::int64_t k = i; k < i + per_line; ++k) fn(dense + k, index + k);
+      for (std::int64_t l = 0; l < ahead_per_block && next < ahead.lines; ++l, ++next) {
+        DMLREF_PREFETCH(ahead.read + next * 64);
+        if (ahead.write != nullptr) DMLREF_PREFETCH_WRITE(ahead.write + next * 64);
+      }
+      for (std::int64_t k = i; k < i + per_block; ++k) fn(dense + k, index + k);
     }
     for (; i < count; ++i) fn(dense + i, index + i);
   } else {
     for (std::int64_t i = 0; i < count; ++i, dense += dense_stride, index += index_stride) fn(dense, index);
   }
 }
-
-/// for_each_in_line, prefetching `lines` cache lines from `read_ahead` (the next line to stage)
-/// and, unless null, from `write_ahead` (the next line to write back), spread evenly over the
-/// rows: staging then reads cache, and the reads of memory overlap this line's work.
-template <class I, class Fn>
-inline void for_each_in_line_prefetching(const unsigned char* indices, std::int64_t count, std::int64_t dense, std::int64_t dense_stride,
-                                         std::int64_t index, std::int64_t index_stride, std::int64_t lines,
-                                         const unsigned char* read_ahead, const unsigned char* write_ahead,
-                                         Fn&& fn) noexcept {
-  std::int64_t i = 0;
-  if (lines > 0) {
-    const std::int64_t every = count / lines > 0 ? count / lines : 1;
-    for (std::int64_t l = 0; l < lines && i + every <= count; ++l, i += every) {
-      DMLREF_PREFETCH(read_ahead + l * 64);
-      if (write_ahead != nullptr) DMLREF_PREFETCH_WRITE(write_ahead + l * 64);
-      for_each_in_line<I>(indices, every, dense + i * dense_stride, dense_stride, index + i * index_stride, index_stride, fn);
-    }
-  }
-  for_each_in_line<I>(indices, count - i, dense + i * dense_stride, dense_stride, index + i * index_stride, index_stride, fn);
-}
-
-/// Below this many bytes, a staged line is left to the hardware prefetcher.
-inline constexpr std::int64_t kPrefetchLineBytes = 1024;
 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
 /// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
@@ -731,11 +728,10 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     if (group > std::int64_t{kStageBytes} / (line.size * w)) group = std::int64_t{kStageBytes} / (line.size * w);
     if (group > outer.size) group = outer.size;
   }
-  // A scatter prefetches the next line it stages (and, fused, the next output line it writes).
-  // Gathers do not: measured, it gained nothing for 4-byte elements and cost 1- and 2-byte
-  // ones 8-13% (their element loop, cut into short runs, is the bottleneck there).
-  const bool prefetch_ahead = p.flow == Flow::scatter && line.size * w >= kPrefetchLineBytes &&
-                              (fused ? line.source_stride : line.indexed_stride) == 1;
+  // The next line is prefetched when it is contiguous and long enough (a scatter's fused copy
+  // stages InputTensor's line, and also writes OutputTensor's).
+  const bool prefetch_next = line.size * w >= kPrefetchLineBytes &&
+                             (fused ? line.source_stride : line.indexed_stride) == 1;
   // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
@@ -752,7 +748,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       for (std::int64_t g = 0; g < group; ++g) {
         const unsigned char* const staged = stage + g * line.size * w;
         for_each_in_line<I>(indices, inner.size, c.dense + g * outer.dense_stride, inner.dense_stride,
-                         c.index + g * outer.index_stride, inner.index_stride, [&](std::int64_t d, std::int64_t x) {
+                            c.index + g * outer.index_stride, inner.index_stride, LineAhead{},
+                            [&](std::int64_t d, std::int64_t x) {
                            const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                            std::memcpy(dense + d * w, staged + a * w, W);
                          });
@@ -762,16 +759,13 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       for (std::int64_t g = 0; g < group; ++g) next_line(p, c);  // c is at a line start
       continue;
     }
-    // A scatter's next line, when it is contiguous and long enough to prefetch.
-    const unsigned char* read_ahead = nullptr;
-    const unsigned char* write_ahead = nullptr;
-    std::int64_t ahead_lines = 0;
-    if (prefetch_ahead && remaining > count) {
+    LineAhead ahead;
+    if (prefetch_next && remaining > count) {
       Cursor next = c;
       next_line(p, next);
-      read_ahead = fused ? source + next.source * w : indexed + next.indexed * w;
-      if (fused) write_ahead = indexed + next.indexed * w;
-      ahead_lines = (line.size * w + 63) / 64;
+      ahead.read = fused ? source + next.source * w : indexed + next.indexed * w;
+      if (fused) ahead.write = indexed + next.indexed * w;
+      ahead.lines = (line.size * w + 63) / 64;
     }
     if (p.flow == Flow::gather && doubled) {
       // The line twice, end to end: a signed index in [-n, n) addresses it from the middle,
@@ -779,14 +773,14 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
       std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       const unsigned char* const middle = stage + line.size * w;
-      for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
                          std::memcpy(dense + d * w, middle + a * w, W);
                        });
     } else if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
-      for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride,
+      for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
                        [&](std::int64_t d, std::int64_t x) {
                          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                          std::memcpy(dense + d * w, stage + a * w, W);
@@ -794,8 +788,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
     } else {
       const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line_prefetching<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead_lines,
-                                   read_ahead, write_ahead, [&](std::int64_t d, std::int64_t x) {
+      for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
+                                   [&](std::int64_t d, std::int64_t x) {
                                      const std::int64_t a =
                                          normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
                                      std::memcpy(stage + a * w, dense + d * w, W);
