@@ -469,7 +469,8 @@ struct Naming {
   static Shape drop(const Shape& s, int count) noexcept {
     if (count <= 0 || s.rank() < count) return s;
     Shape out;
-    for (int d = count; d < s.rank(); ++d) out.push_back(s[d]);
+    // Up to the values stored: a Shape's rank may count past the 8 it holds.
+    for (int d = count; d < static_cast<int>(s.size()); ++d) out.push_back(s[d]);
     return out;
   }
 

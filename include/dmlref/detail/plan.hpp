@@ -216,6 +216,7 @@ bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::
   std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // four chains: no add waits on the one before
   std::int64_t i = 0;
   if constexpr (std::is_same_v<Step, std::integral_constant<std::int64_t, sizeof(I)>>) {
+    // Packed values: a cache line at a time, prefetching kIndexPrefetchBytes ahead.
     constexpr std::int64_t per_line = 64 / sizeof(I);  // a multiple of 4
     for (; i + per_line <= count; i += per_line) {
       prefetch_ahead(at, kIndexPrefetchBytes);
@@ -684,7 +685,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
     const std::int64_t blocks = count / per_block;
-    const std::int64_t ahead_per_block = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
+    const std::int64_t ahead_per_block = ahead.lines > 0 && blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
     std::int64_t next = 0;  // the next cache line of `ahead` to prefetch
     std::int64_t i = 0;
     for (; i + per_block <= count; i += per_block) {
@@ -750,9 +751,9 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
         for_each_in_line<I>(indices, inner.size, c.dense + g * outer.dense_stride, inner.dense_stride,
                             c.index + g * outer.index_stride, inner.index_stride, LineAhead{},
                             [&](std::int64_t d, std::int64_t x) {
-                           const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
-                           std::memcpy(dense + d * w, staged + a * w, W);
-                         });
+                              const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                              std::memcpy(dense + d * w, staged + a * w, W);
+                            });
       }
       remaining -= group * inner.size;
       if (remaining == 0) return;
@@ -774,26 +775,25 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       const unsigned char* const middle = stage + line.size * w;
       for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
-                       [&](std::int64_t d, std::int64_t x) {
-                         const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
-                         std::memcpy(dense + d * w, middle + a * w, W);
-                       });
+                          [&](std::int64_t d, std::int64_t x) {
+                            const std::int64_t a = static_cast<std::int64_t>(load_index<I>(indices, x));
+                            std::memcpy(dense + d * w, middle + a * w, W);
+                          });
     } else if (p.flow == Flow::gather) {
       gather_line<W>(stage, indexed + c.indexed * w, line.size, line.indexed_stride);
       for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
-                       [&](std::int64_t d, std::int64_t x) {
-                         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
-                         std::memcpy(dense + d * w, stage + a * w, W);
-                       });
+                          [&](std::int64_t d, std::int64_t x) {
+                            const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                            std::memcpy(dense + d * w, stage + a * w, W);
+                          });
     } else {
       const unsigned char* from = fused ? source + c.source * w : indexed + c.indexed * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
       for_each_in_line<I>(indices, count, c.dense, inner.dense_stride, c.index, inner.index_stride, ahead,
-                                   [&](std::int64_t d, std::int64_t x) {
-                                     const std::int64_t a =
-                                         normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
-                                     std::memcpy(stage + a * w, dense + d * w, W);
-                                   });
+                          [&](std::int64_t d, std::int64_t x) {
+                            const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), line.size);
+                            std::memcpy(stage + a * w, dense + d * w, W);
+                          });
       scatter_line<W>(indexed + c.indexed * w, stage, line.size, line.indexed_stride);
     }
     remaining -= count;
