@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
@@ -65,25 +66,25 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
 
 // The same on a packed input whose rows have at least as many picks as elements: the staged line
 // is doubled (copy_staged_rows) for signed indices, so negative ones are read from its first half.
-template <class T>
+template <class T, class I = std::int32_t>
 void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 11);
-  std::vector<std::int32_t> indices(static_cast<std::size_t>(rows * picks));
+  std::vector<I> indices(static_cast<std::size_t>(rows * picks));
   for (std::int64_t e = 0; e < rows * picks; ++e) {
     const std::int64_t a = (e * 104729 + 3) % n;
-    indices[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(e % 2 == 0 ? a - n : a);
+    indices[static_cast<std::size_t>(e)] = static_cast<I>(std::is_signed_v<I> && e % 2 == 0 ? a - n : a);
   }
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
   dmlref::Options options;
   options.threads = threads;
   const dmlref::Status s = dmlref::try_gather_elements(
-      TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int32_t>(indices.data(), {rows, picks}),
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {rows, picks}),
       TensorView<T>(output.data(), {rows, picks}), {1}, options);
   ASSERT_TRUE(s) << s.message();
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < picks; ++j) {
-      std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(r * picks + j)]);
       if (a < 0) a += n;
       ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
           << "n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", " << j << ")";
@@ -114,28 +115,28 @@ void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t pick
 
 // Scatter along the last axis of a packed [rows, n] tensor, m distinct positions per row: the
 // staged line is the input's (the copy of InputTensor fused with the updates).
-template <class T>
+template <class T, class I = std::int64_t>
 void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int threads) {
   std::vector<T> input(static_cast<std::size_t>(rows * n)), updates(static_cast<std::size_t>(rows * m));
   for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 3);
   for (std::int64_t e = 0; e < rows * m; ++e) updates[static_cast<std::size_t>(e)] = value_at<T>(e + rows * n + 3);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * m));
+  std::vector<I> indices(static_cast<std::size_t>(rows * m));
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < m; ++j) {
       const std::int64_t a = (j * 7 + r) % n;  // distinct within a row while m <= n and gcd(7, n) == 1
-      indices[static_cast<std::size_t>(r * m + j)] = j % 2 == 0 ? a - n : a;
+      indices[static_cast<std::size_t>(r * m + j)] = static_cast<I>(std::is_signed_v<I> && j % 2 == 0 ? a - n : a);
     }
   std::vector<T> output(static_cast<std::size_t>(rows * n));
   dmlref::Options options;
   options.threads = threads;
   const dmlref::Status s = dmlref::try_scatter(
-      TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int64_t>(indices.data(), {rows, m}),
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {rows, m}),
       TensorView<const T>(updates.data(), {rows, m}), TensorView<T>(output.data(), {rows, n}), {1}, options);
   ASSERT_TRUE(s) << s.message();
   std::vector<T> expected = input;
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < m; ++j) {
-      std::int64_t a = indices[static_cast<std::size_t>(r * m + j)];
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(r * m + j)]);
       if (a < 0) a += n;
       expected[static_cast<std::size_t>(r * n + a)] = updates[static_cast<std::size_t>(r * m + j)];
     }
@@ -180,7 +181,7 @@ TYPED_TEST(GroupedLines, SharesCutThroughGroups) {
 // A staged pass prefetches its next line (a Scatter also its next output line) while it works on
 // the current one, for contiguous lines of 1 KiB and more (copy_staged_rows): lines from just
 // below to well above that size, one to many lines, shares of whole lines (scatters) and shares
-// that start mid-line (gathers) on 2 and 3 threads.
+// that start mid-line (gathers) on 2 and 3 threads, and all four index types.
 TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
   using T = TypeParam;
   const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
@@ -195,6 +196,15 @@ TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
     check_scatter_packed<T>(97, 8192 / w + 1, 8192 / w - 4, threads);
     check_gather_elements_packed<T>(97, 8192 / w + 1, 8192 / w + 1, threads);
   }
+  // The other index types: 8 or 16 of them per cache line of the loop, unsigned ones never
+  // doubled.
+  const std::int64_t n = 1024 / w + 1;
+  check_gather_elements_packed<T, std::int64_t>(5, n, n);
+  check_gather_elements_packed<T, std::uint32_t>(5, n, n);
+  check_gather_elements_packed<T, std::uint64_t>(5, n, n);
+  check_scatter_packed<T, std::int32_t>(6, n, n, 1);
+  check_scatter_packed<T, std::uint32_t>(6, n, n, 1);
+  check_scatter_packed<T, std::uint64_t>(6, n, n, 1);
 }
 
 }  // namespace

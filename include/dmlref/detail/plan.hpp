@@ -214,26 +214,22 @@ bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::
   if (limit > std::uint64_t{1} << 63) return false;
   const std::uint64_t last = limit - 1;
   std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // four chains: no add waits on the one before
+  auto four = [&](const unsigned char* q) {
+    a0 |= range_bits<I>(q, n, last);
+    a1 |= range_bits<I>(q + step, n, last);
+    a2 |= range_bits<I>(q + 2 * step, n, last);
+    a3 |= range_bits<I>(q + 3 * step, n, last);
+  };
   std::int64_t i = 0;
   if constexpr (std::is_same_v<Step, std::integral_constant<std::int64_t, sizeof(I)>>) {
     // Packed values: a cache line at a time, prefetching kIndexPrefetchBytes ahead.
     constexpr std::int64_t per_line = 64 / sizeof(I);  // a multiple of 4
     for (; i + per_line <= count; i += per_line) {
       prefetch_ahead(at, kIndexPrefetchBytes);
-      for (std::int64_t k = 0; k < per_line; k += 4, at += 4 * step) {
-        a0 |= range_bits<I>(at, n, last);
-        a1 |= range_bits<I>(at + step, n, last);
-        a2 |= range_bits<I>(at + 2 * step, n, last);
-        a3 |= range_bits<I>(at + 3 * step, n, last);
-      }
+      for (std::int64_t k = 0; k < per_line; k += 4, at += 4 * step) four(at);
     }
   }
-  for (; i + 4 <= count; i += 4, at += 4 * step) {
-    a0 |= range_bits<I>(at, n, last);
-    a1 |= range_bits<I>(at + step, n, last);
-    a2 |= range_bits<I>(at + 2 * step, n, last);
-    a3 |= range_bits<I>(at + 3 * step, n, last);
-  }
+  for (; i + 4 <= count; i += 4, at += 4 * step) four(at);
   for (; i < count; ++i, at += step) a0 |= range_bits<I>(at, n, last);
   return ((a0 | a1 | a2 | a3) >> 63) == 0;
 }
