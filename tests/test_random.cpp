@@ -18,6 +18,7 @@
 //   index_out_of_range, nothing written                                      OutOfRangeIndex...
 //   check_collisions                                                         CollisionCheck...
 //   Options::threads with the default pool and custom Executors             Threads...
+//   a scatter's copy of InputTensor split over threads                      CopyOfTheInput...
 #include <gtest/gtest.h>
 
 #include <dmlref/dmlref.hpp>
@@ -314,6 +315,53 @@ TEST_P(RandomOp, ThreadsAndExecutorsMatchSequentialOracle) {
         EXPECT_EQ(reverse.calls + spawn.calls, 0) << "staged lines sharing an output line must run sequentially";
       }
     }
+  }
+}
+
+/// Runs the tasks in order on the caller, and records each call's task count.
+class RecordingExecutor final : public dmlref::Executor {
+ public:
+  void run(int count, void (*task)(void*, int), void* context) noexcept override {
+    counts.push_back(count);
+    for (int i = 0; i < count; ++i) task(context, i);
+  }
+  int concurrency() const noexcept override { return 8; }
+  std::vector<int> counts;
+};
+
+// A scatter's copy of InputTensor splits too: its outermost dimension after coalescing, into no
+// more shares than that dimension has rows. Rows 0 and 2 of a [3, 100000] float tensor are
+// replaced; padded rows (pitch 100003) stay three rows, packed ones coalesce into one line.
+TEST(ScatterThreads, CopyOfTheInputSplitsItsOutermostDimension) {
+  constexpr std::int64_t n = 100000;
+  for (const std::int64_t pitch : {n + 3, n}) {
+    SCOPED_TRACE("row pitch " + std::to_string(pitch));
+    std::vector<float> input(static_cast<std::size_t>(3 * pitch)), output(input.size(), -1.0f);
+    std::vector<float> updates(static_cast<std::size_t>(2 * n));
+    for (std::size_t e = 0; e < input.size(); ++e) input[e] = static_cast<float>(e);
+    for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = -static_cast<float>(e) - 2.0f;
+    const std::vector<std::int64_t> indices{2, 0};
+    RecordingExecutor recorder;
+    dmlref::Options options;
+    options.threads = 4;
+    options.executor = &recorder;
+    const dmlref::Status s = dmlref::try_scatter_nd(
+        dmlref::TensorView<const float>(input.data(), {3, n}, {pitch, 1}),
+        dmlref::TensorView<const std::int64_t>(indices.data(), {2, 1}),
+        dmlref::TensorView<const float>(updates.data(), {2, n}),
+        dmlref::TensorView<float>(output.data(), {3, n}, {pitch, 1}), dmlref::ScatterNDParams{2, 2}, options);
+    ASSERT_TRUE(s) << s.message();
+    // The copy (3 rows, or 1.2 MB in 4 shares of >= 256 KiB), then the updates (2 rows, split by
+    // the 3 targets of the tuple coordinate).
+    EXPECT_EQ(recorder.counts, (std::vector<int>{pitch == n ? 4 : 3, 3}));
+    for (std::int64_t r = 0; r < 3; ++r)
+      for (std::int64_t j = 0; j < pitch; ++j) {
+        const auto e = static_cast<std::size_t>(r * pitch + j);
+        const float expected = j >= n ? -1.0f  // padding: untouched
+                               : r == 1 ? input[e]
+                                        : updates[static_cast<std::size_t>((r == 2 ? 0 : n) + j)];
+        ASSERT_EQ(output[e], expected) << "row " << r << ", element " << j;
+      }
   }
 }
 

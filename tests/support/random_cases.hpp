@@ -982,6 +982,9 @@ inline void big_shapes(Rng& rng, Op op, int variant, std::size_t w, Shapes& s) {
         const std::int64_t b = batch ? rng.between(2, 4) : 1;
         const std::int64_t K = rng.between(1, 2);
         Sizes tupled = K == 1 ? Sizes{rng.between(20, 100)} : Sizes{rng.between(5, 12), rng.between(5, 12)};
+        // ScatterND, variant 0: an output as large as the updates, so that the copy of the
+        // input splits too.
+        if (op == Op::scatter_nd && variant == 0) tupled = K == 1 ? Sizes{m} : Sizes{8, (m + 7) / 8};
         const Sizes inA = cat(cat(batch ? Sizes{b} : Sizes{}, tupled), block);
         const Sizes idxA = cat(batch ? Sizes{b} : Sizes{}, {(m + b - 1) / b, K});
         s.r = static_cast<std::uint32_t>(inA.size());

@@ -1,6 +1,7 @@
 #ifndef DMLREF_DETAIL_PLAN_HPP
 #define DMLREF_DETAIL_PLAN_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -901,6 +902,18 @@ inline void (*select_runner(const Plan& p, IndexPolicy policy) noexcept)(const S
 inline constexpr std::int64_t kMinShareBytes = 256 * 1024;
 inline constexpr int kMaxShares = 64;
 
+/// How many shares `bytes` of work split into (1: run it on the caller), and the executor that
+/// runs them: work under 2 x kMinShareBytes is never split.
+inline int plan_shares(std::int64_t bytes, const Options& options, Executor*& executor) noexcept {
+  if (options.threads <= 1 || bytes < 2 * kMinShareBytes) return 1;
+  executor = options.executor != nullptr ? options.executor : &default_thread_pool();
+  std::int64_t limit = options.threads;
+  if (executor->concurrency() < limit) limit = executor->concurrency();
+  if (bytes / kMinShareBytes < limit) limit = bytes / kMinShareBytes;
+  if (limit > kMaxShares) limit = kMaxShares;
+  return static_cast<int>(limit);
+}
+
 /// Runs the plan, on up to Options::threads threads. Gathers split their rows anywhere. A scatter
 /// must not let two threads write one element, and must keep the sequential winner of colliding
 /// updates: it splits at outer lines when those address disjoint outputs, and otherwise gives each
@@ -915,16 +928,8 @@ DMLREF_KERNEL_LINKAGE void execute(const Plan& p, const Options& options) noexce
   const std::int64_t w = static_cast<std::int64_t>(p.element_size);
   const std::int64_t bytes = staged ? lines * (p.tuple[0].size + p.inner_size()) * w
                                     : rows * p.block_elements() * w;
-  int shares = 1;
   Executor* executor = nullptr;
-  if (options.threads > 1 && bytes >= 2 * kMinShareBytes) {
-    executor = options.executor != nullptr ? options.executor : &default_thread_pool();
-    std::int64_t limit = options.threads;
-    if (executor->concurrency() < limit) limit = executor->concurrency();
-    if (bytes / kMinShareBytes < limit) limit = bytes / kMinShareBytes;
-    if (limit > kMaxShares) limit = kMaxShares;
-    shares = static_cast<int>(limit);
-  }
+  int shares = plan_shares(bytes, options, executor);
   if (shares <= 1) return runner(Share{&p, 0, rows, TargetRange{}});
 
   bool lines_disjoint = true;  // do different outer lines write different elements?
@@ -964,19 +969,47 @@ DMLREF_KERNEL_LINKAGE Status check_indices(const Plan& p, IndexPolicy policy) no
 }
 #endif  // DMLREF_KERNEL_DEFINITIONS
 
-/// Copies every element of `src` to `dst` (same sizes), contiguous runs with memcpy.
-inline void copy_tensor(const RawTensor& dst, const RawTensor& src) noexcept {
-  BlockDim dims[max_dimension_count];
-  int rank = 0;
-  for (int d = 0; d < dst.sizes.rank(); ++d)
-    if (dst.sizes[d] != 1) dims[rank++] = {dst.sizes[d], src.strides[d], dst.strides[d]};
-  rank = Plan::coalesce_block(dims, rank);
-  switch (element_size(dst.type)) {
-    case 1: return copy_block<1>(dst.data, src.data, dims, rank);
-    case 2: return copy_block<2>(dst.data, src.data, dims, rank);
-    case 4: return copy_block<4>(dst.data, src.data, dims, rank);
-    default: return copy_block<8>(dst.data, src.data, dims, rank);
+/// Copies every element of `src` to `dst` (same sizes), contiguous runs with memcpy; a large
+/// copy splits its outermost dimension over Options::threads.
+inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Options& options) noexcept {
+  struct Copy {
+    unsigned char* dst;
+    const unsigned char* src;
+    BlockDim dims[max_dimension_count];
+    int rank, shares;
+    std::size_t w;
+    void operator()(int share) const noexcept {
+      BlockDim part[max_dimension_count];
+      std::copy(dims, dims + rank, part);
+      std::int64_t first = 0;
+      if (rank > 0) {  // rows [first, last) of the outermost dimension
+        first = dims[0].size * share / shares;
+        part[0].size = dims[0].size * (share + 1) / shares - first;
+      }
+      const auto from = static_cast<std::int64_t>(w) * (rank > 0 ? first * dims[0].src_stride : 0);
+      const auto to = static_cast<std::int64_t>(w) * (rank > 0 ? first * dims[0].dst_stride : 0);
+      switch (w) {
+        case 1: return copy_block<1>(dst + to, src + from, part, rank);
+        case 2: return copy_block<2>(dst + to, src + from, part, rank);
+        case 4: return copy_block<4>(dst + to, src + from, part, rank);
+        default: return copy_block<8>(dst + to, src + from, part, rank);
+      }
+    }
+  } copy{dst.data, src.data, {}, 0, 1, element_size(dst.type)};
+  std::int64_t elements = 1;
+  for (int d = 0; d < dst.sizes.rank(); ++d) {
+    elements *= dst.sizes[d];
+    if (dst.sizes[d] != 1) copy.dims[copy.rank++] = {dst.sizes[d], src.strides[d], dst.strides[d]};
   }
+  copy.rank = Plan::coalesce_block(copy.dims, copy.rank);
+  Executor* executor = nullptr;
+  if (copy.rank > 0) {
+    copy.shares = plan_shares(elements * static_cast<std::int64_t>(copy.w), options, executor);
+    if (copy.shares > copy.dims[0].size) copy.shares = static_cast<int>(copy.dims[0].size);
+  }
+  if (copy.shares <= 1) return copy(0);
+  executor->run(
+      copy.shares, [](void* context, int i) noexcept { (*static_cast<const Copy*>(context))(i); }, &copy);
 }
 
 }  // namespace dmlref::detail

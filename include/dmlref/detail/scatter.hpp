@@ -101,7 +101,7 @@ Status run_scatter(const char* op, const RawTensor& input, const RawTensor& indi
     });
     if (!s) return s;
   }
-  if (!in_place && !fuses_input_copy(plan)) copy_tensor(output, input);
+  if (!in_place && !fuses_input_copy(plan)) copy_tensor(output, input, options);
   execute(plan, options);
   return Status();
 }
