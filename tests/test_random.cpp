@@ -11,6 +11,7 @@
 //   Scatter with the input copy fused (innermost axis, also in place)       StagedLinesMatchOracle
 //   CopyRun (contiguous blocks) and CopyBlock (blocks of >= 2 strided dims)  BlocksMatchOracle
 //   tiles of a far-strided 1-D block (CopyStrided; transposed input/output)  FarStridedBlocksInTiles...
+//     (gathers: rows sorted by input offset; streamed outputs in test_transposed_rows.cpp)
 //   unstaged rows, innermost loops of 17, 23, 31, ... rows (not x16);
 //   calls of one batch (<= 16 rows) and rows copied one batch behind         RowBatchesMatchOracle
 //   coalescing (packed layouts) versus none (padded, permuted, broadcast)     all tests

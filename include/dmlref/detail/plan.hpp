@@ -16,6 +16,13 @@
 #include "reduce.hpp"
 #include "tensor.hpp"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#  include <emmintrin.h>
+#  define DMLREF_HAS_STREAMING_STORES 1
+#else
+#  define DMLREF_HAS_STREAMING_STORES 0
+#endif
+
 // Every operator is one "indexed block copy": a loop over rows of the dense tensor (gather: the
 // output; scatter: the updates), where each row reads an index tuple, turns it into an offset in
 // the indexed tensor (gather: the input; scatter: the output), and copies a block of elements
@@ -818,11 +825,96 @@ inline bool tiled(const Plan& p) noexcept {
   return far >= 64 && b.size > 1;
 }
 
+/// Bytes of each output row one pass of gather_tiles_in_input_order writes: four cache lines.
+inline constexpr std::int64_t kTileBytes = 256;
+/// Outputs at least this large are written with streaming stores (see gather_tiles_in_input_order).
+inline constexpr std::int64_t kStreamBytes = 4 * 1024 * 1024;
+
+/// Copies kTileBytes from a 16-byte aligned buffer to a 64-byte aligned address, bypassing the
+/// caches where the target can.
+inline void stream_tile(unsigned char* dst, const unsigned char* src) noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  for (std::int64_t b = 0; b < kTileBytes; b += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), _mm_load_si128(reinterpret_cast<const __m128i*>(src + b)));
+#else
+  std::memcpy(dst, src, static_cast<std::size_t>(kTileBytes));
+#endif
+}
+
+/// Orders streaming stores before whatever follows (another thread may read the output next).
+inline void stream_fence() noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  _mm_sfence();
+#endif
+}
+
+/// A gather whose block is far-strided in the input (a transposed input), rows [begin, end). Row
+/// by row (tiled's order), every element read was a cache miss at a random place and every tile
+/// written a scattered partial line. Here, for each tile of the block (kTileBytes of each output
+/// row), the rows run in order of their input offset, so the tile's input lines are read in
+/// ascending order, one stream per element of the tile; and each row's tile is assembled in a
+/// buffer and written whole, with streaming stores when the output is too large for the caches to
+/// keep between tiles and its rows share one alignment. Measured on a transposed [32768, 1024]
+/// float input with 16384 random rows: 57-78 ms row by row, 21 ms so. False, having done
+/// nothing, when there is no memory for the sorted list of rows.
+template <std::size_t W, class I, bool Clamp>
+bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+  struct Row {
+    std::int64_t indexed, dense;
+  };
+  const std::int64_t n = end - begin;
+  std::unique_ptr<Row[]> rows(new (std::nothrow) Row[static_cast<std::size_t>(n)]);
+  if (!rows) return false;
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  const BlockDim b = p.block[0];
+  std::int64_t k = 0;
+  for_each_row<I, Clamp>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t) { rows[k++] = {y, d}; });
+  std::int64_t misaligned = 0;  // do the rows' tiles start at different offsets in a cache line?
+  for (std::int64_t r = 1; r < n; ++r) misaligned |= (rows[r].dense - rows[0].dense) * w;
+  std::sort(rows.get(), rows.get() + n, [](const Row& x, const Row& y) { return x.indexed < y.indexed; });
+
+  constexpr std::int64_t tile = kTileBytes / w;
+  // Streaming: the first tile is cut short so that the others start on a cache line.
+  const auto line_offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(p.dense + rows[0].dense * w) % 64);
+  const bool stream = DMLREF_HAS_STREAMING_STORES && b.dst_stride == 1 && (misaligned & 63) == 0 &&
+                      line_offset % w == 0 && n * b.size * w >= kStreamBytes;
+  const std::int64_t head = stream ? std::min((64 - line_offset) % 64 / w, b.size) : 0;
+  alignas(64) unsigned char buffer[kTileBytes];
+  for (std::int64_t j = 0; j < b.size;) {
+    const std::int64_t count = j == 0 && head > 0 ? head : (b.size - j < tile ? b.size - j : tile);
+    const unsigned char* const from = p.indexed + j * b.src_stride * w;
+    unsigned char* const to = p.dense + j * b.dst_stride * w;
+    const std::int64_t src_step = b.src_stride * w;
+    for (std::int64_t r = 0; r < n; ++r) {
+      const unsigned char* src = from + rows[r].indexed * w;
+      unsigned char* const dst = to + rows[r].dense * w;
+      if (count == tile) {
+        for (std::int64_t e = 0; e < tile; ++e, src += src_step) std::memcpy(buffer + e * w, src, W);
+        if (stream) {
+          stream_tile(dst, buffer);
+          continue;
+        }
+      } else {
+        for (std::int64_t e = 0; e < count; ++e, src += src_step) std::memcpy(buffer + e * w, src, W);
+      }
+      if (b.dst_stride == 1) {
+        std::memcpy(dst, buffer, static_cast<std::size_t>(count * w));
+      } else {
+        for (std::int64_t e = 0; e < count; ++e) std::memcpy(dst + e * b.dst_stride * w, buffer + e * w, W);
+      }
+    }
+    j += count;
+  }
+  if (stream) stream_fence();
+  return true;
+}
+
 template <std::size_t W, class I, bool Clamp>
 void run_share(const Share& s) noexcept {
   const Plan& p = *s.plan;
   if (stageable(p)) return copy_staged_rows<W, I, Clamp>(p, s.begin, s.end);
   if (tiled(p)) {
+    if (p.flow == Flow::gather && gather_tiles_in_input_order<W, I, Clamp>(p, s.begin, s.end)) return;
     // Tiles of one cache line of the block outside, rows inside: each tile pass reuses the lines
     // and pages the previous rows brought in. Every element belongs to one tile, and rows keep
     // their order within it, so a scatter's last writer is unchanged.
