@@ -1,5 +1,6 @@
-// Staged lines (plan.hpp, copy_staged_rows). Lines that are far-strided in a transposed input: up to 16
-// neighbouring lines are staged together when their elements share cache lines. Also the doubled
+// Staged lines (plan.hpp, copy_staged_rows). Lines that are far-strided in a transposed input: up to 64
+// neighbouring lines are staged together when their elements share cache lines (on the heap when
+// they outgrow the 32 KiB stack buffer, LargeGroupsOnTheHeap). Also the doubled
 // staged line that signed indices read without normalisation. These cases pin
 // the group boundaries: line counts that are and are not multiples of the group, groups cut short
 // by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
@@ -155,6 +156,19 @@ TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
   // rows: below, at and above a group (64 / sizeof(T) lines), and not a multiple of it.
   for (const std::int64_t rows : {3, 16, 37, 70})
     for (const std::int64_t n : {64, 257, 1000}) check_gather_elements<T>(rows, n, n / 2 + 3, 1);
+}
+
+// Groups too large for the 32 KiB stack buffer are staged on the heap, each line padded by a cache
+// line, and at most 1 MiB of them: lines of 2 KiB to the largest stageable one (32 KiB), where the
+// cap cuts a group of 64 / sizeof(T) lines short.
+TYPED_TEST(GroupedLines, LargeGroupsOnTheHeap) {
+  using T = TypeParam;
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t n : {2048 / w + 1, 32768 / w}) {
+    const std::int64_t rows = 64 / w + 5;  // one full group and a short one
+    check_gather_elements<T>(rows, n, n / 8 + 1, 1);
+  }
+  check_gather_elements<T>(3 * (64 / w) + 1, 4096 / w, 4096 / w / 2 + 1, 2);
 }
 
 TYPED_TEST(GroupedLines, GatherLastAxisOnTransposedInput) {
