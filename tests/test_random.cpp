@@ -12,6 +12,7 @@
 //   CopyRun (contiguous blocks) and CopyBlock (blocks of >= 2 strided dims)  BlocksMatchOracle
 //   tiles of a far-strided 1-D block (CopyStrided; transposed input/output)  FarStridedBlocksInTiles...
 //     (gathers: rows sorted by input offset; streamed outputs in test_transposed_rows.cpp)
+//   scatter rows written with streaming stores (large outputs)             test_streamed_scatter.cpp
 //   unstaged rows, innermost loops of 17, 23, 31, ... rows (not x16);
 //   calls of one batch (<= 16 rows) and rows copied one batch behind         RowBatchesMatchOracle
 //   coalescing (packed layouts) versus none (padded, permuted, broadcast)     all tests

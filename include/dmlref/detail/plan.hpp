@@ -476,6 +476,30 @@ struct CopyRun {
   }
 };
 
+/// One contiguous run whose whole cache lines are written with streaming stores (where the
+/// target has them), and the partial lines at either end plainly. For a scatter's long rows at
+/// random places of a large output: a plain store first reads each line it overwrites.
+struct StreamRun {
+  std::size_t length;
+  void operator()(unsigned char* dst, const unsigned char* src) const noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+    std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
+    if (head > length) head = length;
+    std::memcpy(dst, src, head);
+    std::size_t k = head;
+    for (; k + 64 <= length; k += 64)
+      for (std::size_t q = k; q < k + 64; q += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + q), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + q)));
+    std::memcpy(dst + k, src + k, length - k);
+#else
+    std::memcpy(dst, src, length);
+#endif
+  }
+  bool prefetches() const noexcept { return false; }
+  template <bool Write>
+  void prefetch(const unsigned char*) const noexcept {}
+};
+
 /// `count` elements, strided on both sides (one tile of a far-strided block, see run_share).
 template <std::size_t W>
 struct CopyStrided {
@@ -936,6 +960,22 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
   return true;
 }
 
+/// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
+/// few cache lines at least, more than kStreamBytes of them, into an output with that much room
+/// for them (a smaller output stays in the caches, where streaming would only evict it). Measured:
+/// 16384 random 1 KiB rows into a 64 MiB tensor, 3.8-4.2 ms plainly, 1.3 ms streamed.
+inline bool streams_rows(const Plan& p, const Share& s) noexcept {
+  if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
+  const std::int64_t length = p.block_elements() * static_cast<std::int64_t>(p.element_size);
+  if (length < kTileBytes) return false;
+  std::int64_t targets = 1;  // rows the output holds: the tuple's and the batch dimensions' sizes
+  for (int t = 0; t < p.tuple_length; ++t) targets *= p.tuple[t].size;
+  for (int d = 0; d < p.loop_rank; ++d)
+    if (p.loop[d].indexed_stride != 0) targets *= p.loop[d].size;
+  const std::int64_t rows = s.end - s.begin;
+  return (rows < targets ? rows : targets) >= kStreamBytes / length;
+}
+
 template <std::size_t W, class I, bool Clamp>
 void run_share(const Share& s) noexcept {
   const Plan& p = *s.plan;
@@ -959,9 +999,14 @@ void run_share(const Share& s) noexcept {
     return;
   }
   if (p.block_rank == 0) return copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyElement<W>{});
-  if (p.block_rank == 1 && p.block[0].src_stride == 1 && p.block[0].dst_stride == 1)
-    return copy_rows<I, Clamp>(p, s.begin, s.end, s.range,
-                               CopyRun{static_cast<std::size_t>(p.block[0].size) * W});
+  if (p.block_rank == 1 && p.block[0].src_stride == 1 && p.block[0].dst_stride == 1) {
+    const auto length = static_cast<std::size_t>(p.block[0].size) * W;
+    if (streams_rows(p, s)) {
+      copy_rows<I, Clamp>(p, s.begin, s.end, s.range, StreamRun{length});
+      return stream_fence();
+    }
+    return copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyRun{length});
+  }
   copy_rows<I, Clamp>(p, s.begin, s.end, s.range, CopyBlock<W>{p.block, p.block_rank});
 }
 
