@@ -741,10 +741,10 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
 }
 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
-/// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
+/// of the outer loop dimensions). `scratch`: a group of far-strided lines may be staged on the heap. Gathers may start and end mid-line; a scatter's share is whole
 /// lines, because it writes its staged lines back whole.
 template <std::size_t W, class I, bool Clamp>
-void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool scratch) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
   alignas(64) unsigned char stage[kStageBytes];
   const LoopDim inner = p.loop[p.loop_rank - 1];
@@ -774,7 +774,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end) noexc
       // 4096] float GatherElements: 60 ms staging 2 lines at a time, 25-28 ms staging 16 so.
       pitch = line.size + 64 / w;
       if (group * pitch * w > kGroupStageBytes) group = kGroupStageBytes / (pitch * w);
-      if (group > 1) heap.reset(new (std::nothrow) unsigned char[static_cast<std::size_t>(group * pitch * w)]);
+      if (group > 1 && scratch) heap.reset(new (std::nothrow) unsigned char[static_cast<std::size_t>(group * pitch * w)]);
       if (heap) {
         grouped = heap.get();
       } else {
@@ -865,6 +865,7 @@ struct Share {
   const Plan* plan;
   std::int64_t begin, end;
   TargetRange range;
+  bool scratch = true;  ///< Options::allow_scratch
 };
 
 /// A one-dimensional block whose indexed side is far-strided (a transposed input, say): copied
@@ -979,9 +980,9 @@ inline bool streams_rows(const Plan& p, const Share& s) noexcept {
 template <std::size_t W, class I, bool Clamp>
 void run_share(const Share& s) noexcept {
   const Plan& p = *s.plan;
-  if (stageable(p)) return copy_staged_rows<W, I, Clamp>(p, s.begin, s.end);
+  if (stageable(p)) return copy_staged_rows<W, I, Clamp>(p, s.begin, s.end, s.scratch);
   if (tiled(p)) {
-    if (p.flow == Flow::gather && gather_tiles_in_input_order<W, I, Clamp>(p, s.begin, s.end)) return;
+    if (p.flow == Flow::gather && s.scratch && gather_tiles_in_input_order<W, I, Clamp>(p, s.begin, s.end)) return;
     // Tiles of one cache line of the block outside, rows inside: each tile pass reuses the lines
     // and pages the previous rows brought in. Every element belongs to one tile, and rows keep
     // their order within it, so a scatter's last writer is unchanged.
@@ -1086,6 +1087,7 @@ inline int plan_shares(std::int64_t bytes, const Options& options, Executor*& ex
 #if DMLREF_KERNEL_DEFINITIONS
 DMLREF_KERNEL_LINKAGE void execute(const Plan& p, const Options& options) noexcept {
   void (*runner)(const Share&) noexcept = select_runner(p, options.index_policy);
+  const bool scratch = options.allow_scratch;
   const bool staged = stageable(p);
   const std::int64_t rows = p.row_count();
   const std::int64_t lines = rows / p.inner_size();
@@ -1094,25 +1096,25 @@ DMLREF_KERNEL_LINKAGE void execute(const Plan& p, const Options& options) noexce
                                     : rows * p.block_elements() * w;
   Executor* executor = nullptr;
   int shares = plan_shares(bytes, options, executor);
-  if (shares <= 1) return runner(Share{&p, 0, rows, TargetRange{}});
+  if (shares <= 1) return runner(Share{&p, 0, rows, TargetRange{}, scratch});
 
   bool lines_disjoint = true;  // do different outer lines write different elements?
   for (int d = 0; d + 1 < p.loop_rank; ++d) lines_disjoint = lines_disjoint && p.loop[d].indexed_stride != 0;
   Share list[kMaxShares];
   if (p.flow == Flow::gather) {
     if (rows < shares) shares = static_cast<int>(rows);
-    for (int i = 0; i < shares; ++i) list[i] = Share{&p, rows * i / shares, rows * (i + 1) / shares, TargetRange{}};
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, rows * i / shares, rows * (i + 1) / shares, TargetRange{}, scratch};
   } else if (lines_disjoint && lines >= shares) {
     const std::int64_t line = p.inner_size();  // whole lines: no two shares write one element
     for (int i = 0; i < shares; ++i)
-      list[i] = Share{&p, lines * i / shares * line, lines * (i + 1) / shares * line, TargetRange{}};
+      list[i] = Share{&p, lines * i / shares * line, lines * (i + 1) / shares * line, TargetRange{}, scratch};
   } else if (!staged) {
     const std::int64_t n = p.tuple[0].size;
     if (n < shares) shares = static_cast<int>(n);
-    for (int i = 0; i < shares; ++i) list[i] = Share{&p, 0, rows, TargetRange{n * i / shares, n * (i + 1) / shares}};
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, 0, rows, TargetRange{n * i / shares, n * (i + 1) / shares}, scratch};
   } else {
     shares = 1;  // staged lines that share an output line: sequential
-    list[0] = Share{&p, 0, rows, TargetRange{}};
+    list[0] = Share{&p, 0, rows, TargetRange{}, scratch};
   }
   if (shares <= 1) return runner(list[0]);
   struct Job {

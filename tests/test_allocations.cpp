@@ -1,0 +1,163 @@
+// The allocation guarantee (README, docs/dispatch.md): with Options::allow_scratch = false a
+// successful call allocates no heap memory; by default only the two far-strided layouts take
+// scratch (Gather of rows from a transposed input, GatherElements along a transposed input's
+// lines), and their results do not depend on it. This file replaces the global operator new of
+// the test program to count allocations; the counter is read around single calls on one thread.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "dmlref/dmlref.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// Every form is replaced (a sanitizer runtime provides each of them itself), none inlined: g++
+// would otherwise see free() meet the library's `new (std::nothrow)` and warn.
+namespace {
+void* counted_allocation(std::size_t size) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+}  // namespace
+DMLREF_NOINLINE void* operator new(std::size_t size) {
+  if (void* p = counted_allocation(size)) return p;
+  throw std::bad_alloc();
+}
+DMLREF_NOINLINE void* operator new[](std::size_t size) {
+  if (void* p = counted_allocation(size)) return p;
+  throw std::bad_alloc();
+}
+DMLREF_NOINLINE void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+DMLREF_NOINLINE void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+DMLREF_NOINLINE void operator delete(void* p) noexcept { std::free(p); }
+DMLREF_NOINLINE void operator delete[](void* p) noexcept { std::free(p); }
+DMLREF_NOINLINE void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+DMLREF_NOINLINE void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+DMLREF_NOINLINE void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+DMLREF_NOINLINE void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace {
+
+using dmlref::TensorView;
+
+/// Allocations made by f() on this thread (nothing else runs during a test).
+template <class F>
+long allocations_in(F&& f) {
+  const long before = g_allocations.load();
+  f();
+  return g_allocations.load() - before;
+}
+
+std::vector<float> iota_floats(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * 0.5f;
+  return v;
+}
+
+// Gather of rows from a transposed input [rows, block] (strides {1, rows}).
+TEST(Allocations, TransposedRowGatherTakesScratchOnlyWhenAllowed) {
+  const std::int64_t rows = 300, block = 70, picks = 500;
+  const std::vector<float> input = iota_floats(static_cast<std::size_t>(rows * block));
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(picks));
+  for (std::int64_t i = 0; i < picks; ++i) indices[static_cast<std::size_t>(i)] = (i * 7919) % rows - (i % 3 == 0 ? rows : 0);
+  std::vector<float> with(static_cast<std::size_t>(picks * block)), without(with.size());
+  auto run = [&](std::vector<float>& out, bool scratch) {
+    dmlref::Options options;
+    options.allow_scratch = scratch;
+    return allocations_in([&] {
+      const dmlref::Status s = dmlref::try_gather(TensorView<const float>(input.data(), {rows, block}, {1, rows}),
+                                                  TensorView<const std::int64_t>(indices.data(), {1, picks}),
+                                                  TensorView<float>(out.data(), {picks, block}), {0, 1}, options);
+      EXPECT_TRUE(s) << s.message();
+    });
+  };
+  EXPECT_GE(run(with, true), 1);
+  EXPECT_EQ(run(without, false), 0);
+  EXPECT_EQ(with, without);
+  for (std::int64_t i = 0; i < picks; ++i) {
+    const std::int64_t r = (indices[static_cast<std::size_t>(i)] + rows) % rows;
+    ASSERT_EQ(with[static_cast<std::size_t>(i * block + 5)], input[static_cast<std::size_t>(r + 5 * rows)]);
+  }
+}
+
+// GatherElements along the lines of a transposed input whose group of 16 lines (a cache line of
+// each column) outgrows the 32 KiB stack stage.
+TEST(Allocations, TransposedElementGatherTakesScratchOnlyWhenAllowed) {
+  const std::int64_t rows = 40, n = 1024, picks = 600;
+  const std::vector<float> input = iota_floats(static_cast<std::size_t>(rows * n));
+  std::vector<std::int32_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::size_t e = 0; e < indices.size(); ++e) indices[e] = static_cast<std::int32_t>((e * 104729 + 1) % n);
+  std::vector<float> with(indices.size()), without(indices.size());
+  auto run = [&](std::vector<float>& out, bool scratch) {
+    dmlref::Options options;
+    options.allow_scratch = scratch;
+    return allocations_in([&] {
+      const dmlref::Status s = dmlref::try_gather_elements(
+          TensorView<const float>(input.data(), {rows, n}, {1, rows}),
+          TensorView<const std::int32_t>(indices.data(), {rows, picks}), TensorView<float>(out.data(), {rows, picks}),
+          {1}, options);
+      EXPECT_TRUE(s) << s.message();
+    });
+  };
+  EXPECT_GE(run(with, true), 1);
+  EXPECT_EQ(run(without, false), 0);
+  EXPECT_EQ(with, without);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t a = indices[static_cast<std::size_t>(r * picks + 3)];
+    ASSERT_EQ(with[static_cast<std::size_t>(r * picks + 3)], input[static_cast<std::size_t>(r + a * rows)]);
+  }
+}
+
+// Every other path allocates nothing with the default Options: packed rows, staged lines, ND
+// blocks, a scatter's copy and its rows (also large enough to stream).
+TEST(Allocations, OtherPathsNeverAllocate) {
+  const std::int64_t rows = 4096, cols = 300;
+  const std::vector<float> input = iota_floats(static_cast<std::size_t>(rows * cols));
+  std::vector<std::int64_t> picks(2048);
+  for (std::size_t i = 0; i < picks.size(); ++i) picks[i] = static_cast<std::int64_t>((i * 31) % rows);
+  std::vector<float> out(static_cast<std::size_t>(rows * cols));
+  const auto n = static_cast<std::int64_t>(picks.size());
+  EXPECT_EQ(allocations_in([&] {
+              EXPECT_TRUE(dmlref::try_gather(TensorView<const float>(input.data(), {rows, cols}),
+                                             TensorView<const std::int64_t>(picks.data(), {1, n}),
+                                             TensorView<float>(out.data(), {n, cols}), {0, 1}));
+            }),
+            0);
+  std::vector<std::int64_t> columns(static_cast<std::size_t>(rows * 100));
+  for (std::size_t e = 0; e < columns.size(); ++e) columns[e] = static_cast<std::int64_t>((e * 7) % cols);
+  EXPECT_EQ(allocations_in([&] {
+              EXPECT_TRUE(dmlref::try_gather_elements(TensorView<const float>(input.data(), {rows, cols}),
+                                                      TensorView<const std::int64_t>(columns.data(), {rows, 100}),
+                                                      TensorView<float>(out.data(), {rows, 100}), {1}));
+            }),
+            0);
+  std::vector<std::int64_t> tuples(picks.begin(), picks.end());
+  EXPECT_EQ(allocations_in([&] {
+              EXPECT_TRUE(dmlref::try_gather_nd(TensorView<const float>(input.data(), {rows, cols}),
+                                                TensorView<const std::int64_t>(tuples.data(), {n, 1}),
+                                                TensorView<float>(out.data(), {n, cols}), {2, 2}));
+            }),
+            0);
+  // ScatterND of distinct rows: 4096 rows of 1200 bytes (over 4 MiB, so streamed).
+  std::vector<std::int64_t> targets(static_cast<std::size_t>(rows));
+  for (std::size_t i = 0; i < targets.size(); ++i) targets[i] = static_cast<std::int64_t>((i * 1031) % rows);
+  const std::vector<float> updates = iota_floats(static_cast<std::size_t>(rows * cols));
+  EXPECT_EQ(allocations_in([&] {
+              EXPECT_TRUE(dmlref::try_scatter_nd(TensorView<const float>(input.data(), {rows, cols}),
+                                                 TensorView<const std::int64_t>(targets.data(), {rows, 1}),
+                                                 TensorView<const float>(updates.data(), {rows, cols}),
+                                                 TensorView<float>(out.data(), {rows, cols}), {2, 2}));
+            }),
+            0);
+  for (std::size_t i = 0; i < targets.size(); i += 97)
+    ASSERT_EQ(out[static_cast<std::size_t>(targets[i] * cols + 7)], updates[i * static_cast<std::size_t>(cols) + 7]);
+}
+
+}  // namespace
