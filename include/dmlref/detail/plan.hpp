@@ -476,24 +476,41 @@ struct CopyRun {
   }
 };
 
-/// One contiguous run whose whole cache lines are written with streaming stores (where the
-/// target has them), and the partial lines at either end plainly. For a scatter's long rows at
-/// random places of a large output: a plain store first reads each line it overwrites.
+/// Bytes of each output row one pass of gather_tiles_in_input_order writes: four cache lines.
+inline constexpr std::int64_t kTileBytes = 256;
+/// Outputs at least this large are written with streaming stores (gather_tiles_in_input_order,
+/// streams_rows): smaller ones stay in the caches, where streaming would only evict them.
+inline constexpr std::int64_t kStreamBytes = 4 * 1024 * 1024;
+
+/// Copies `bytes` (a multiple of 64) to a 64-byte aligned `dst`, bypassing the caches where the
+/// target can: a plain store would first read each line it overwrites.
+inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size_t bytes) noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  for (std::size_t b = 0; b < bytes; b += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b)));
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+/// Orders streaming stores before whatever follows (another thread may read the output next).
+inline void stream_fence() noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  _mm_sfence();
+#endif
+}
+
+/// One contiguous run whose whole cache lines are streamed (stream_lines) and the partial lines
+/// at either end copied plainly. For a scatter's long rows at random places of a large output.
 struct StreamRun {
   std::size_t length;
   void operator()(unsigned char* dst, const unsigned char* src) const noexcept {
-#if DMLREF_HAS_STREAMING_STORES
     std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
     if (head > length) head = length;
+    const std::size_t lines = (length - head) / 64 * 64;
     std::memcpy(dst, src, head);
-    std::size_t k = head;
-    for (; k + 64 <= length; k += 64)
-      for (std::size_t q = k; q < k + 64; q += 16)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + q), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + q)));
-    std::memcpy(dst + k, src + k, length - k);
-#else
-    std::memcpy(dst, src, length);
-#endif
+    stream_lines(dst + head, src + head, lines);
+    std::memcpy(dst + head + lines, src + head + lines, length - head - lines);
   }
   bool prefetches() const noexcept { return false; }
   template <bool Write>
@@ -741,8 +758,9 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
 }
 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
-/// of the outer loop dimensions). `scratch`: a group of far-strided lines may be staged on the heap. Gathers may start and end mid-line; a scatter's share is whole
-/// lines, because it writes its staged lines back whole.
+/// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
+/// lines, because it writes its staged lines back whole. `scratch`: a group of far-strided lines
+/// may be staged on the heap (Options::allow_scratch).
 template <std::size_t W, class I, bool Clamp>
 void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool scratch) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
@@ -877,29 +895,6 @@ inline bool tiled(const Plan& p) noexcept {
   return far >= 64 && b.size > 1;
 }
 
-/// Bytes of each output row one pass of gather_tiles_in_input_order writes: four cache lines.
-inline constexpr std::int64_t kTileBytes = 256;
-/// Outputs at least this large are written with streaming stores (see gather_tiles_in_input_order).
-inline constexpr std::int64_t kStreamBytes = 4 * 1024 * 1024;
-
-/// Copies kTileBytes from a 16-byte aligned buffer to a 64-byte aligned address, bypassing the
-/// caches where the target can.
-inline void stream_tile(unsigned char* dst, const unsigned char* src) noexcept {
-#if DMLREF_HAS_STREAMING_STORES
-  for (std::int64_t b = 0; b < kTileBytes; b += 16)
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), _mm_load_si128(reinterpret_cast<const __m128i*>(src + b)));
-#else
-  std::memcpy(dst, src, static_cast<std::size_t>(kTileBytes));
-#endif
-}
-
-/// Orders streaming stores before whatever follows (another thread may read the output next).
-inline void stream_fence() noexcept {
-#if DMLREF_HAS_STREAMING_STORES
-  _mm_sfence();
-#endif
-}
-
 /// A gather whose block is far-strided in the input (a transposed input), rows [begin, end). Row
 /// by row (tiled's order), every element read was a cache miss at a random place and every tile
 /// written a scattered partial line. Here, for each tile of the block (kTileBytes of each output
@@ -943,7 +938,7 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
       if (count == tile) {
         for (std::int64_t e = 0; e < tile; ++e, src += src_step) std::memcpy(buffer + e * w, src, W);
         if (stream) {
-          stream_tile(dst, buffer);
+          stream_lines(dst, buffer, static_cast<std::size_t>(kTileBytes));
           continue;
         }
       } else {
