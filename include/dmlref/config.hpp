@@ -19,18 +19,21 @@
 #  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #  define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
 #  define DMLREF_NOINLINE __attribute__((noinline))
+#  define DMLREF_ALWAYS_INLINE __attribute__((always_inline)) inline
 #elif defined(_MSC_VER)
 #  define DMLREF_LIKELY(x) (x)
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE __declspec(noinline)
+#  define DMLREF_ALWAYS_INLINE __forceinline
 #else
 #  define DMLREF_LIKELY(x) (x)
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE
+#  define DMLREF_ALWAYS_INLINE inline
 #endif
 
 // Separate compilation of the kernels, for programs that call dmlref from many translation units.

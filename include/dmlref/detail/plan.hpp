@@ -402,20 +402,37 @@ void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
   const int K = p.tuple_length;
-  Cursor c = seek(p, begin);
+  Cursor c;
+  if (p.loop_rank <= 1) {  // one line (a 1-D index list, say): no division, no call
+    c.coord[0] = begin;
+    c.dense = begin * inner.dense_stride;
+    c.index = begin * inner.index_stride;
+    c.indexed = begin * inner.indexed_stride;
+    c.source = begin * inner.source_stride;
+  } else {
+    c = seek(p, begin);
+  }
   std::int64_t i = p.loop_rank > 0 ? c.coord[p.loop_rank - 1] : 0;
   std::int64_t remaining = end - begin;
   while (remaining > 0) {
     const std::int64_t line = inner.size - i < remaining ? inner.size - i : remaining;
     std::int64_t d = c.dense, x = c.index, y = c.indexed;
-    for (std::int64_t k = 0; k < line;
-         ++k, d += inner.dense_stride, x += inner.index_stride, y += inner.indexed_stride) {
-      const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
-      std::int64_t target = y + a * first.indexed_stride;
-      for (int t = 1; t < K; ++t)
-        target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
-                  p.tuple[t].indexed_stride;
-      row(d, target, a);
+    if (K == 1) {
+      for (std::int64_t k = 0; k < line;
+           ++k, d += inner.dense_stride, x += inner.index_stride, y += inner.indexed_stride) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+        row(d, y + a * first.indexed_stride, a);
+      }
+    } else {
+      for (std::int64_t k = 0; k < line;
+           ++k, d += inner.dense_stride, x += inner.index_stride, y += inner.indexed_stride) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+        std::int64_t target = y + a * first.indexed_stride;
+        for (int t = 1; t < K; ++t)
+          target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
+                    p.tuple[t].indexed_stride;
+        row(d, target, a);
+      }
     }
     remaining -= line;
     if (remaining == 0) return;

@@ -168,8 +168,9 @@ DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, i
 /// The checks every tensor of every operator needs: DimensionCount 1..8 and equal to `rank`,
 /// sizes >= 1, strides >= 0, element count and byte extent within 64 bits and (descriptors)
 /// within the buffer, data present, and for an output, no two elements at one address.
-/// One pass on the success path; layout_error() names the rule when one is broken.
-inline Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+/// One pass on the success path; layout_error() names the rule when one is broken. Always inlined:
+/// as a call (three to five per operator call) it cost W8 about 6 ns.
+DMLREF_ALWAYS_INLINE Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
   const int count = t.sizes.rank();
   bool good = count == rank && count >= 1 && count <= max_dimension_count &&
               t.strides.rank() == count && t.data != nullptr;
@@ -216,7 +217,7 @@ DMLREF_NOINLINE inline Status overlap_error(const char* op, const RawTensor& out
 }
 
 /// The output must not share memory with `input` (checked after both layouts are valid).
-inline Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
+DMLREF_ALWAYS_INLINE Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
   if (DMLREF_LIKELY(!may_overlap(output, input))) return Status();
   return overlap_error(op, output, input);
 }

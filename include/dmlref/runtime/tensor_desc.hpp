@@ -30,10 +30,9 @@ using MutableTensorDesc = BasicTensorDesc<void*>;
 
 namespace detail {
 
-/// The rules only a descriptor can break (a view cannot): DimensionCount 1..8, Sizes present,
-/// TotalTensorSizeInBytes below 2^63. The rest is validated as for views, by the operator.
+/// Names the first rule of check_desc() that `desc` breaks.
 template <class Pointer>
-Status check_desc(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
+DMLREF_NOINLINE Status desc_error(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
   if (desc.DimensionCount < 1 || desc.DimensionCount > max_dimension_count)
     return Status(make_error(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
                              ErrorValue::range(1, max_dimension_count),
@@ -41,11 +40,19 @@ Status check_desc(const char* op, const char* name, const BasicTensorDesc<Pointe
   if (desc.Sizes == nullptr)
     return Status(make_error(ErrorCode::null_pointer, op, name, "Sizes", -1,
                              ErrorValue::of_text("DimensionCount sizes"), ErrorValue::of_text("null")));
-  if (desc.TotalTensorSizeInBytes > static_cast<std::uint64_t>(INT64_MAX))
-    return Status(make_error(ErrorCode::overflow, op, name, "TotalTensorSizeInBytes", -1,
-                             ErrorValue::of_text("below 2^63"),
-                             ErrorValue::of_unsigned(desc.TotalTensorSizeInBytes)));
-  return Status();
+  return Status(make_error(ErrorCode::overflow, op, name, "TotalTensorSizeInBytes", -1,
+                           ErrorValue::of_text("below 2^63"),
+                           ErrorValue::of_unsigned(desc.TotalTensorSizeInBytes)));
+}
+
+/// The rules only a descriptor can break (a view cannot): DimensionCount 1..8, Sizes present,
+/// TotalTensorSizeInBytes below 2^63. The rest is validated as for views, by the operator.
+template <class Pointer>
+DMLREF_ALWAYS_INLINE Status check_desc(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
+  if (DMLREF_LIKELY(desc.DimensionCount - 1u < static_cast<std::uint32_t>(max_dimension_count) && desc.Sizes != nullptr &&
+                    desc.TotalTensorSizeInBytes <= static_cast<std::uint64_t>(INT64_MAX)))
+    return Status();
+  return desc_error(op, name, desc);
 }
 
 /// The RawTensor of a descriptor that passed check_desc(); strides left out are packed.
