@@ -17,19 +17,11 @@
 
 #include "dmlref/dmlref.hpp"
 #include "support/type_names.hpp"
+#include "support/values.hpp"
 
 namespace {
 
 using dmlref::TensorView;
-
-/// Deterministic, distinct-ish bits for element e.
-template <class T>
-T value_at(std::int64_t e) {
-  const std::uint64_t bits = static_cast<std::uint64_t>(e) * 0x9E3779B97F4A7C15ull;
-  T v;
-  std::memcpy(&v, &bits, sizeof(T));
-  return v;
-}
 
 template <class T>
 bool same_bits(const T& a, const T& b) {
@@ -41,7 +33,7 @@ bool same_bits(const T& a, const T& b) {
 template <class T>
 void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
   std::vector<T> storage(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = value_at<T>(e);
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e);
   std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
   for (std::int64_t e = 0; e < rows * picks; ++e) {
     const std::int64_t a = (e * 7919 + 13) % n;
@@ -70,7 +62,7 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
 template <class T, class I = std::int32_t>
 void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 11);
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 11);
   std::vector<I> indices(static_cast<std::size_t>(rows * picks));
   for (std::int64_t e = 0; e < rows * picks; ++e) {
     const std::int64_t a = (e * 104729 + 3) % n;
@@ -96,7 +88,7 @@ void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_
 template <class T>
 void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
   std::vector<T> storage(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = value_at<T>(e + 5);
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 5);
   std::vector<std::int32_t> indices(static_cast<std::size_t>(picks));
   for (std::int64_t j = 0; j < picks; ++j) indices[static_cast<std::size_t>(j)] = static_cast<std::int32_t>((j * 31 + 7) % n);
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
@@ -119,8 +111,8 @@ void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t pick
 template <class T, class I = std::int64_t>
 void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int threads) {
   std::vector<T> input(static_cast<std::size_t>(rows * n)), updates(static_cast<std::size_t>(rows * m));
-  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = value_at<T>(e + 3);
-  for (std::int64_t e = 0; e < rows * m; ++e) updates[static_cast<std::size_t>(e)] = value_at<T>(e + rows * n + 3);
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
+  for (std::int64_t e = 0; e < rows * m; ++e) updates[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + rows * n + 3);
   std::vector<I> indices(static_cast<std::size_t>(rows * m));
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < m; ++j) {

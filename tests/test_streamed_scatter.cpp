@@ -14,20 +14,14 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/guarded.hpp"
 #include "support/type_names.hpp"
+#include "support/values.hpp"
 
 namespace {
 
 using dmlref::Shape;
 using dmlref::TensorView;
-
-template <class T>
-T value_at(std::int64_t e, std::uint64_t salt) {
-  const std::uint64_t bits = (static_cast<std::uint64_t>(e) + salt * 0x10001) * 0x9E3779B97F4A7C15ull;
-  T v;
-  std::memcpy(&v, &bits, sizeof(T));
-  return v;
-}
 
 struct RowsCase {
   std::int64_t targets;      // output rows
@@ -49,18 +43,17 @@ void check_rows(const RowsCase& rc) {
                std::to_string(rc.threads));
   const std::int64_t pitch = rc.block + rc.pitch_extra;
   const std::int64_t out_bytes = ((rc.targets - 1) * pitch + rc.block) * w;
-  const std::int64_t guard = 128;
-  std::vector<unsigned char> buffer(static_cast<std::size_t>(out_bytes + 2 * guard + 64));
+  // The output between guard bytes, starting start_bytes past a cache line; the padding between
+  // rows holds distinct bytes, which must survive.
+  guarded::Buffer buffer(static_cast<std::size_t>(out_bytes), guarded::kSentinel, static_cast<std::size_t>(rc.start_bytes));
   for (std::size_t b = 0; b < buffer.size(); ++b) buffer[b] = static_cast<unsigned char>(b * 7 + 1);
-  const auto base = reinterpret_cast<std::uintptr_t>(buffer.data());
-  const std::int64_t start = guard + static_cast<std::int64_t>((64 - base % 64) % 64) + rc.start_bytes;
-  T* const out = reinterpret_cast<T*>(buffer.data() + start);
+  T* const out = reinterpret_cast<T*>(buffer.bytes());
 
   std::vector<T> input(static_cast<std::size_t>(rc.targets * pitch));
-  for (std::size_t e = 0; e < input.size(); ++e) input[e] = value_at<T>(static_cast<std::int64_t>(e), 1);
+  for (std::size_t e = 0; e < input.size(); ++e) input[e] = test_values::pattern<T>(static_cast<std::int64_t>(e), 1);
   if (rc.in_place) std::memcpy(out, input.data(), static_cast<std::size_t>(out_bytes));
   std::vector<T> updates(static_cast<std::size_t>(rc.rows * rc.block));
-  for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = value_at<T>(static_cast<std::int64_t>(e), 2);
+  for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = test_values::pattern<T>(static_cast<std::int64_t>(e), 2);
   std::mt19937_64 rng(static_cast<std::uint64_t>(rc.targets * 131 + rc.rows));
   std::vector<std::int64_t> indices(static_cast<std::size_t>(rc.rows));
   for (auto& v : indices) {
@@ -68,14 +61,14 @@ void check_rows(const RowsCase& rc) {
     if (rng() % 3 == 0) v -= rc.targets;
   }
 
-  std::vector<unsigned char> expected = buffer;
+  std::vector<unsigned char> expected(buffer.bytes(), buffer.bytes() + buffer.size());
   for (std::int64_t t = 0; t < rc.targets; ++t)  // the input's rows, padding untouched
-    std::memcpy(expected.data() + start + t * pitch * w, &input[static_cast<std::size_t>(t * pitch)],
+    std::memcpy(expected.data() + t * pitch * w, &input[static_cast<std::size_t>(t * pitch)],
                 static_cast<std::size_t>(rc.block * w));
   for (std::int64_t g = 0; g < rc.rows; ++g) {  // then every update row in order: the last wins
     const std::int64_t v = indices[static_cast<std::size_t>(g)];
     const std::int64_t t = v < 0 ? v + rc.targets : v;
-    std::memcpy(expected.data() + start + t * pitch * w, &updates[static_cast<std::size_t>(g * rc.block)],
+    std::memcpy(expected.data() + t * pitch * w, &updates[static_cast<std::size_t>(g * rc.block)],
                 static_cast<std::size_t>(rc.block * w));
   }
 
@@ -96,8 +89,8 @@ void check_rows(const RowsCase& rc) {
   options.threads = rc.threads;
   const dmlref::Status s = dmlref::try_scatter_nd(in_view, idx_view, upd_view, out_view, {2, 2}, options);
   ASSERT_TRUE(s) << s.message();
-  for (std::size_t b = 0; b < buffer.size(); ++b)
-    ASSERT_EQ(buffer[b], expected[b]) << "byte " << static_cast<std::int64_t>(b) - start << " from the output's start";
+  ASSERT_TRUE(buffer.guards_intact());
+  for (std::size_t b = 0; b < buffer.size(); ++b) ASSERT_EQ(buffer[b], expected[b]) << "byte " << b << " of the output";
 }
 
 template <class T>

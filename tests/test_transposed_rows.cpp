@@ -15,19 +15,13 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/guarded.hpp"
 #include "support/type_names.hpp"
+#include "support/values.hpp"
 
 namespace {
 
 using dmlref::TensorView;
-
-template <class T>
-T value_at(std::int64_t e) {
-  const std::uint64_t bits = static_cast<std::uint64_t>(e + 1) * 0x9E3779B97F4A7C15ull;
-  T v;
-  std::memcpy(&v, &bits, sizeof(T));
-  return v;
-}
 
 struct TransposedCase {
   std::int64_t input_rows;   // the gathered dimension (stride 1 in memory)
@@ -45,22 +39,18 @@ void check_transposed(const TransposedCase& tc) {
                std::to_string(tc.picks) + ", pitch +" + std::to_string(tc.pitch_extra) + ", start +" +
                std::to_string(tc.start_bytes) + " bytes, threads " + std::to_string(tc.threads));
   std::vector<T> storage(static_cast<std::size_t>(tc.input_rows * tc.block));
-  for (std::size_t e = 0; e < storage.size(); ++e) storage[e] = value_at<T>(static_cast<std::int64_t>(e));
+  for (std::size_t e = 0; e < storage.size(); ++e) storage[e] = test_values::pattern<T>(static_cast<std::int64_t>(e));
   std::mt19937_64 rng(static_cast<std::uint64_t>(tc.input_rows * 31 + tc.block));
   std::vector<std::int64_t> indices(static_cast<std::size_t>(tc.picks));
   for (auto& v : indices) {
     v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(tc.input_rows));
     if (rng() % 4 == 0) v -= tc.input_rows;  // negative: counts from the end
   }
-  // The output inside a larger buffer of known bytes, starting start_bytes past a cache line.
+  // The output between guard bytes, starting start_bytes past a cache line.
   const std::int64_t pitch = tc.block + tc.pitch_extra;
   const std::int64_t out_bytes = ((tc.picks - 1) * pitch + tc.block) * w;
-  const std::int64_t guard = 128;
-  std::vector<unsigned char> buffer(static_cast<std::size_t>(out_bytes + 2 * guard + 64), 0xA5);
-  const auto base = reinterpret_cast<std::uintptr_t>(buffer.data());
-  const std::int64_t start = guard + static_cast<std::int64_t>((64 - base % 64) % 64) + tc.start_bytes;
-  T* const out = reinterpret_cast<T*>(buffer.data() + start);
-  const std::vector<unsigned char> before = buffer;
+  guarded::Buffer buffer(static_cast<std::size_t>(out_bytes), guarded::kSentinel, static_cast<std::size_t>(tc.start_bytes));
+  T* const out = reinterpret_cast<T*>(buffer.bytes());
 
   dmlref::Options options;
   options.threads = tc.threads;
@@ -70,15 +60,15 @@ void check_transposed(const TransposedCase& tc) {
       TensorView<T>(out, {tc.picks, tc.block}, {pitch, 1}), dmlref::GatherParams{0, 1}, options);
   ASSERT_TRUE(s) << s.message();
 
-  std::vector<unsigned char> expected = before;
+  std::vector<unsigned char> expected(buffer.bytes(), buffer.bytes() + buffer.size());
   for (std::int64_t i = 0; i < tc.picks; ++i) {
     const std::int64_t row = indices[static_cast<std::size_t>(i)] < 0 ? indices[static_cast<std::size_t>(i)] + tc.input_rows
                                                                       : indices[static_cast<std::size_t>(i)];
     for (std::int64_t j = 0; j < tc.block; ++j)
-      std::memcpy(expected.data() + start + (i * pitch + j) * w, &storage[static_cast<std::size_t>(row + j * tc.input_rows)], w);
+      std::memcpy(expected.data() + (i * pitch + j) * w, &storage[static_cast<std::size_t>(row + j * tc.input_rows)], w);
   }
-  for (std::size_t b = 0; b < buffer.size(); ++b)
-    ASSERT_EQ(buffer[b], expected[b]) << "byte " << static_cast<std::int64_t>(b) - start << " from the output's start";
+  ASSERT_TRUE(buffer.guards_intact());
+  for (std::size_t b = 0; b < buffer.size(); ++b) ASSERT_EQ(buffer[b], expected[b]) << "byte " << b << " of the output";
 }
 
 template <class T>

@@ -8,7 +8,10 @@
 //   EXPECT_TRUE(out.guards_intact());              // nothing written before or after the payload
 //   EXPECT_TRUE(out.payload_unchanged());          // nothing written at all (vs the last snapshot)
 //
-// The payload starts 64 bytes into the allocation, so it is aligned for every element type.
+// The payload starts on a 64-byte boundary, so it is aligned for every element type; or, for
+// tests of alignment-dependent paths, `misalign` bytes past one:
+//
+//   guarded::Buffer out(bytes, guarded::kSentinel, 8);   // payload 8 bytes past a cache line
 // A descriptor stores pointers to the caller's sizes/strides arrays: keep them alive for the call
 // (passing a temporary vector does not compile).
 #pragma once
@@ -33,10 +36,10 @@ constexpr unsigned char guard_byte(std::size_t i) noexcept { return static_cast<
 
 class Buffer {
  public:
-  explicit Buffer(std::size_t payload_bytes, unsigned char sentinel = kSentinel)
-      : size_(payload_bytes), storage_(payload_bytes + 2 * kGuardBytes + alignment, 0) {
+  explicit Buffer(std::size_t payload_bytes, unsigned char sentinel = kSentinel, std::size_t misalign = 0)
+      : size_(payload_bytes), storage_(payload_bytes + 2 * kGuardBytes + alignment + misalign % alignment, 0) {
     const auto address = reinterpret_cast<std::uintptr_t>(storage_.data()) + kGuardBytes;
-    offset_ = kGuardBytes + (alignment - address % alignment) % alignment;
+    offset_ = kGuardBytes + (alignment - address % alignment) % alignment + misalign % alignment;
     for (std::size_t i = 0; i < kGuardBytes; ++i) {
       storage_[offset_ - 1 - i] = guard_byte(i);
       storage_[offset_ + size_ + i] = guard_byte(i);
