@@ -1,8 +1,9 @@
 // The allocation guarantee (README, docs/dispatch.md): with Options::allow_scratch = false a
 // successful call allocates no heap memory; by default only the two far-strided layouts take
 // scratch (Gather of rows from a transposed input, GatherElements along a transposed input's
-// lines), and their results do not depend on it. This file replaces the global operator new of
-// the test program to count allocations; the counter is read around single calls on one thread.
+// lines), and their results do not depend on it, nor on whether the allocation succeeds. This file
+// replaces the global operator new of the test program to count allocations (and to fail the
+// nothrow ones on demand); the counter is read around single calls on one thread.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 
 namespace {
 std::atomic<long> g_allocations{0};
+std::atomic<bool> g_fail_nothrow{false};  // the nothrow forms (the library's scratch) return null
 }  // namespace
 
 // Every form is replaced (a sanitizer runtime provides each of them itself), none inlined: g++
@@ -34,8 +36,16 @@ DMLREF_NOINLINE void* operator new[](std::size_t size) {
   if (void* p = counted_allocation(size)) return p;
   throw std::bad_alloc();
 }
-DMLREF_NOINLINE void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
-DMLREF_NOINLINE void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_allocation(size); }
+DMLREF_NOINLINE void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  if (!g_fail_nothrow.load()) return counted_allocation(size);
+  g_allocations.fetch_add(1, std::memory_order_relaxed);  // counted as tried
+  return nullptr;
+}
+DMLREF_NOINLINE void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  if (!g_fail_nothrow.load()) return counted_allocation(size);
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
 DMLREF_NOINLINE void operator delete(void* p) noexcept { std::free(p); }
 DMLREF_NOINLINE void operator delete[](void* p) noexcept { std::free(p); }
 DMLREF_NOINLINE void operator delete(void* p, std::size_t) noexcept { std::free(p); }
@@ -54,6 +64,14 @@ long allocations_in(F&& f) {
   f();
   return g_allocations.load() - before;
 }
+
+/// While alive, every nothrow allocation fails (as on a machine out of memory).
+struct FailingScratch {
+  FailingScratch() { g_fail_nothrow.store(true); }
+  ~FailingScratch() { g_fail_nothrow.store(false); }
+  FailingScratch(const FailingScratch&) = delete;
+  FailingScratch& operator=(const FailingScratch&) = delete;
+};
 
 std::vector<float> iota_floats(std::size_t n) {
   std::vector<float> v(n);
@@ -81,6 +99,12 @@ TEST(Allocations, TransposedRowGatherTakesScratchOnlyWhenAllowed) {
   EXPECT_GE(run(with, true), 1);
   EXPECT_EQ(run(without, false), 0);
   EXPECT_EQ(with, without);
+  std::vector<float> failed(with.size());
+  {
+    const FailingScratch failing;
+    EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
+  }
+  EXPECT_EQ(failed, without);
   for (std::int64_t i = 0; i < picks; ++i) {
     const std::int64_t r = (indices[static_cast<std::size_t>(i)] + rows) % rows;
     ASSERT_EQ(with[static_cast<std::size_t>(i * block + 5)], input[static_cast<std::size_t>(r + 5 * rows)]);
@@ -109,6 +133,12 @@ TEST(Allocations, TransposedElementGatherTakesScratchOnlyWhenAllowed) {
   EXPECT_GE(run(with, true), 1);
   EXPECT_EQ(run(without, false), 0);
   EXPECT_EQ(with, without);
+  std::vector<float> failed(with.size());
+  {
+    const FailingScratch failing;
+    EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
+  }
+  EXPECT_EQ(failed, without);
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t a = indices[static_cast<std::size_t>(r * picks + 3)];
     ASSERT_EQ(with[static_cast<std::size_t>(r * picks + 3)], input[static_cast<std::size_t>(r + a * rows)]);
