@@ -73,6 +73,21 @@ struct FailingScratch {
   FailingScratch& operator=(const FailingScratch&) = delete;
 };
 
+/// run(out, allow_scratch) makes one call into `out` and returns its allocations: scratch is taken
+/// when allowed, never otherwise, and neither it nor a failed allocation changes the result.
+template <class Run>
+void expect_scratch_optional(Run&& run, std::vector<float>& with, std::vector<float>& without) {
+  EXPECT_GE(run(with, true), 1);
+  EXPECT_EQ(run(without, false), 0);
+  EXPECT_EQ(with, without);
+  std::vector<float> failed(with.size());
+  {
+    const FailingScratch failing;
+    EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
+  }
+  EXPECT_EQ(failed, without);
+}
+
 std::vector<float> iota_floats(std::size_t n) {
   std::vector<float> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * 0.5f;
@@ -96,15 +111,7 @@ TEST(Allocations, TransposedRowGatherTakesScratchOnlyWhenAllowed) {
       EXPECT_TRUE(s) << s.message();
     });
   };
-  EXPECT_GE(run(with, true), 1);
-  EXPECT_EQ(run(without, false), 0);
-  EXPECT_EQ(with, without);
-  std::vector<float> failed(with.size());
-  {
-    const FailingScratch failing;
-    EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
-  }
-  EXPECT_EQ(failed, without);
+  expect_scratch_optional(run, with, without);
   for (std::int64_t i = 0; i < picks; ++i) {
     const std::int64_t r = (indices[static_cast<std::size_t>(i)] + rows) % rows;
     ASSERT_EQ(with[static_cast<std::size_t>(i * block + 5)], input[static_cast<std::size_t>(r + 5 * rows)]);
@@ -130,15 +137,7 @@ TEST(Allocations, TransposedElementGatherTakesScratchOnlyWhenAllowed) {
       EXPECT_TRUE(s) << s.message();
     });
   };
-  EXPECT_GE(run(with, true), 1);
-  EXPECT_EQ(run(without, false), 0);
-  EXPECT_EQ(with, without);
-  std::vector<float> failed(with.size());
-  {
-    const FailingScratch failing;
-    EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
-  }
-  EXPECT_EQ(failed, without);
+  expect_scratch_optional(run, with, without);
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t a = indices[static_cast<std::size_t>(r * picks + 3)];
     ASSERT_EQ(with[static_cast<std::size_t>(r * picks + 3)], input[static_cast<std::size_t>(r + a * rows)]);
