@@ -2,7 +2,8 @@
 """What including and calling dmlref costs a program: compile time, .text bytes, functions.
 
 Compiles six small programs with g++ -O2 (three times each, in turn), and prints for each the
-median compile-and-link time, the .text bytes (`size -A`) and the number of defined functions
+median compile-and-link time (wall clock, and the CPU time of the compiler, which is steadier on a
+busy machine), the .text bytes (`size -A`) and the number of defined functions
 (`nm --defined-only`), each also as a ratio to (or, for bytes, a difference from) a baseline
 program compiled in the same run. The goals are those of docs/performance.md, "Compile cost".
 
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -84,8 +86,8 @@ int main() {
                                 TensorView<float>(out, {2, 3}), dmlref::GatherNDParams{2, 2}).ok();
   bad += !dmlref::try_gather_nd1(input, TensorView<const std::int64_t>(tuples, {2, 1}),
                                  TensorView<float>(out, {2, 3}), dmlref::GatherND1Params{2, 2, 0}).ok();
-  bad += !dmlref::try_scatter(input, TensorView<const std::int64_t>(rows, {1, 2}),
-                              TensorView<const float>(updates, {1, 2}), TensorView<float>(out, {2, 3}),
+  bad += !dmlref::try_scatter(input, TensorView<const std::int64_t>(rows, {2, 1}),
+                              TensorView<const float>(updates, {2, 1}), TensorView<float>(out, {2, 3}),
                               dmlref::ScatterParams{1}).ok();
   bad += !dmlref::try_scatter_nd(input, TensorView<const std::int64_t>(tuples, {2, 1}),
                                  TensorView<const float>(data, {2, 3}), TensorView<float>(out, {2, 3}),
@@ -110,7 +112,8 @@ int main(int argc, char**) {
   const dmlref::TensorDesc row_ids{index_type, 2, s12, nullptr, sizeof rows, rows};
   const dmlref::TensorDesc element_ids{index_type, 2, s23, nullptr, sizeof elements, elements};
   const dmlref::TensorDesc tuple_ids{index_type, 2, s21, nullptr, sizeof tuples, tuples};
-  const dmlref::TensorDesc row_updates{type, 2, s12, nullptr, sizeof updates, updates};
+  const dmlref::TensorDesc column_ids{index_type, 2, s21, nullptr, sizeof rows, rows};
+  const dmlref::TensorDesc column_updates{type, 2, s21, nullptr, sizeof updates, updates};
   const dmlref::TensorDesc all_updates{type, 2, s23, nullptr, sizeof updates, updates};
   const dmlref::MutableTensorDesc output{type, 2, s23, nullptr, sizeof out, out};
   int bad = 0;
@@ -118,7 +121,7 @@ int main(int argc, char**) {
   bad += !dmlref::try_gather_elements(input, element_ids, output, dmlref::GatherElementsParams{0}).ok();
   bad += !dmlref::try_gather_nd(input, tuple_ids, output, dmlref::GatherNDParams{2, 2}).ok();
   bad += !dmlref::try_gather_nd1(input, tuple_ids, output, dmlref::GatherND1Params{2, 2, 0}).ok();
-  bad += !dmlref::try_scatter(input, row_ids, row_updates, output, dmlref::ScatterParams{1}).ok();
+  bad += !dmlref::try_scatter(input, column_ids, column_updates, output, dmlref::ScatterParams{1}).ok();
   bad += !dmlref::try_scatter_nd(input, tuple_ids, all_updates, output, dmlref::ScatterNDParams{2, 2}).ok();
   return bad;
 }
@@ -168,10 +171,15 @@ KIB = 1024
 
 
 def compile_once(source_path, binary_path, include, compiler, flags):
+    """Wall-clock and CPU seconds (user + system, of the compiler and linker) of one build."""
     command = [compiler, "-std=c++17", "-O2", *flags, "-I", include, source_path, "-o", binary_path, "-pthread"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def text_bytes(binary_path):
@@ -215,9 +223,12 @@ def measure(programs, include, repetitions, compiler, flags):
             with open(paths[key], "w") as f:
                 f.write(source)
         times = {key: [] for key, _, _ in programs}
+        cpu_times = {key: [] for key, _, _ in programs}
         for _ in range(repetitions):  # in turn, so that a slow minute affects every program alike
             for key, _, _ in programs:
-                times[key].append(compile_once(paths[key], paths[key] + ".bin", include, compiler, flags))
+                wall, cpu = compile_once(paths[key], paths[key] + ".bin", include, compiler, flags)
+                times[key].append(wall)
+                cpu_times[key].append(cpu)
         for key, title, _ in programs:
             binary = paths[key] + ".bin"
             names = defined_functions(binary)
@@ -225,6 +236,7 @@ def measure(programs, include, repetitions, compiler, flags):
                 "title": title,
                 "seconds": statistics.median(times[key]),
                 "all_seconds": times[key],
+                "cpu_seconds": statistics.median(cpu_times[key]),
                 "text_bytes": text_bytes(binary),
                 "functions": len(names),
                 "forbidden": forbidden_in_b(names) if key == "B" else [],
@@ -234,9 +246,11 @@ def measure(programs, include, repetitions, compiler, flags):
 
 def print_table(results):
     base = results["baseline"]
-    print(f"{'program':<72} {'time s':>7} {'x base':>7} {'.text':>10} {'+ KiB':>8} {'funcs':>6} {'x base':>7}")
+    print(f"{'program':<72} {'time s':>7} {'x base':>7} {'cpu s':>6} {'x base':>7} {'.text':>10} {'+ KiB':>8} "
+          f"{'funcs':>6} {'x base':>7}")
     for key, r in results.items():
         print(f"{r['title']:<72} {r['seconds']:7.2f} {r['seconds'] / base['seconds']:7.2f} "
+              f"{r['cpu_seconds']:6.2f} {r['cpu_seconds'] / base['cpu_seconds']:7.2f} "
               f"{r['text_bytes']:10d} {(r['text_bytes'] - base['text_bytes']) / KIB:8.1f} "
               f"{r['functions']:6d} {r['functions'] / base['functions']:7.2f}")
     if "B" in results:

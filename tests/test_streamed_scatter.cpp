@@ -79,10 +79,11 @@ void check_rows(const RowsCase& rc) {
   const TensorView<const T> upd_view(updates.data(), {rc.rows, rc.block});
 
   namespace detail = dmlref::detail;
-  const detail::RawTensor raw_out = detail::raw("OutputTensor", out_view);
-  const detail::RawTensor raw_idx = detail::raw("IndicesTensor", idx_view);
-  const detail::Plan plan =
-      detail::nd_plan("ScatterND", detail::Flow::scatter, detail::raw("UpdatesTensor", upd_view), raw_out, raw_idx, 2, 2, 0);
+  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
+                                       detail::raw("UpdatesTensor", upd_view), detail::raw("OutputTensor", out_view)};
+  detail::Operands operands = detail::operands_of(tensors);
+  ASSERT_TRUE(detail::check_operands("ScatterND", operands));
+  const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
   ASSERT_EQ(detail::streams_rows(plan, detail::Share{&plan, 0, rc.rows, {}}), rc.streamed);
 
   dmlref::Options options;

@@ -36,23 +36,13 @@
 #  define DMLREF_ALWAYS_INLINE inline
 #endif
 
-// Separate compilation of the kernels, for programs that call dmlref from many translation units.
-// By default every translation unit that calls an operator compiles every kernel (all element
-// widths x index types x policies: tens of seconds at -O2). A program whose every translation
-// unit defines DMLREF_SEPARATE_KERNELS compiles them once instead, in the one translation unit
-// that also defines DMLREF_KERNELS_IMPLEMENTATION; the others only declare them. The macro must
-// be the same in every translation unit of a program (different inline-ness is an ODR breach).
-#if defined(DMLREF_SEPARATE_KERNELS)
-#  define DMLREF_KERNEL_LINKAGE
-#  if defined(DMLREF_KERNELS_IMPLEMENTATION)
-#    define DMLREF_KERNEL_DEFINITIONS 1
-#  else
-#    define DMLREF_KERNEL_DEFINITIONS 0
-#  endif
-#else
-#  define DMLREF_KERNEL_LINKAGE inline
-#  define DMLREF_KERNEL_DEFINITIONS 1
-#endif
+// Separate compilation of the kernels, for programs that call the dispatch layer from many
+// translation units. By default a translation unit compiles the kernels its calls need: a typed
+// call those of its element width and index type, a dispatch-layer call all of them. A program
+// whose every translation unit defines DMLREF_SEPARATE_KERNELS compiles them once instead, in the
+// one translation unit that also defines DMLREF_KERNELS_IMPLEMENTATION; the others declare them
+// `extern template` (detail/kernels.hpp). The macro must be the same in every translation unit of
+// a program.
 
 namespace dmlref {
 /// The largest DimensionCount DirectML accepts (DML_TENSOR_DIMENSION_COUNT_MAX1).

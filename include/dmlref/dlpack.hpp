@@ -80,14 +80,14 @@ constexpr DLDataType to_dl_data_type(DataType type) noexcept {
 
 namespace detail {
 
-using dmlref::detail::make_error;
+using dmlref::detail::error_status;
 
 inline constexpr const char* op = "DLPack";
 inline constexpr const char* tensor_name = "DLTensor";
 
 inline Status error(ErrorCode code, const char* field, int index, ErrorValue expected,
                     ErrorValue actual, const char* rule = "") noexcept {
-  return Status(make_error(code, op, tensor_name, field, index, expected, actual, rule));
+  return error_status(code, op, tensor_name, field, index, expected, actual, rule);
 }
 
 /// "kDLCUDA (2)" for the device types DLPack 1.x names; nullptr for others.

@@ -117,7 +117,7 @@ class TensorRef {
     if (!is_valid(t.type))
       return std::string(name) + ".DataType must be one of the eleven DirectML data types, but is " +
              std::to_string(static_cast<std::uint32_t>(t.type));
-    const Status layout = ::dmlref::detail::check_layout("", t, t.sizes.rank(), false);
+    const Status layout = ::dmlref::detail::check_layout("", t, t.sizes.rank(), false).status();
     return layout.ok() ? std::string() : reworded(layout.error(), name);
   }
 

@@ -49,6 +49,8 @@
 
 #include "config.hpp"
 #include "data_type.hpp"
+#include "detail/indices.hpp"
+#include "detail/strided.hpp"
 #include "detail/tensor.hpp"
 #include "options.hpp"
 #include "ops/gather.hpp"
@@ -124,7 +126,7 @@ inline constexpr const char* kOutput = "output";
 
 inline Status error(ErrorCode code, const char* op, const char* tensor, const char* field, int field_index,
                     ErrorValue expected, ErrorValue actual, const char* rule = "") noexcept {
-  return Status(dmlref::detail::make_error(code, op, tensor, field, field_index, expected, actual, rule));
+  return dmlref::detail::error_status(code, op, tensor, field, field_index, expected, actual, rule);
 }
 
 inline bool has_zero(const Shape& s) noexcept {
@@ -498,40 +500,29 @@ struct Naming {
   }
 };
 
-/// The dispatch layer's layout checks for a non-empty tensor (padded to D).
-inline Status check_layout(const char* op, const Naming& naming, const Padded& t, bool is_output,
-                           RawTensor& raw) noexcept {
+/// The dispatch layer's layout checks for a non-empty tensor (padded to D), and what they derive.
+inline Status check_layout(const char* op, const Naming& naming, const Padded& t, bool is_output, RawTensor& raw,
+                           dmlref::detail::Layout& layout) noexcept {
   if (Status s = t.raw(op, raw); !s) return naming.translate(s);
-  return naming.translate(dmlref::detail::check_layout(op, raw, static_cast<int>(t.rank), is_output));
+  const Result<dmlref::detail::Layout> checked =
+      dmlref::detail::check_layout(op, raw, static_cast<int>(t.rank), is_output);
+  if (!checked) return naming.translate(checked.status());
+  layout = *checked;
+  return Status();
 }
 
-template <class I>
-I load(const unsigned char* base, std::int64_t element) noexcept {
-  I v;
-  std::memcpy(&v, base + element * static_cast<std::int64_t>(sizeof(I)), sizeof(I));
-  return v;
-}
-
-/// Calls fn(coordinate, offset) for every coordinate of `sizes` (non-empty; rank 0: one call), in
-/// row-major order, with the element offset under `strides`. Stops when fn returns false.
-template <class Fn>
-bool for_each_element(const Shape& sizes, const Shape& strides, Fn&& fn) noexcept {
-  Shape coord = Shape::filled(sizes.rank(), 0);
-  std::int64_t offset = 0;
-  for (;;) {
-    if (!fn(coord, offset)) return false;
-    int d = sizes.rank() - 1;
-    for (; d >= 0; --d) {
-      if (++coord[d] < sizes[d]) {
-        offset += strides[d];
-        break;
-      }
-      offset -= (sizes[d] - 1) * strides[d];
-      coord[d] = 0;
-    }
-    if (d < 0) return true;
+/// The strided walk over a natural-rank tensor (rank 0: one element) with N offsets.
+template <int N>
+struct Walk {
+  dmlref::detail::Dim<N> dims[max_dimension_count];
+  int rank = 0;
+  explicit Walk(const Shape& sizes) noexcept : rank(sizes.rank()) {
+    for (int d = 0; d < rank; ++d) dims[d].size = sizes[d];
   }
-}
+  void strides(int k, const Shape& strides) noexcept {
+    for (int d = 0; d < rank; ++d) dims[d].stride[k] = strides[d];
+  }
+};
 
 /// Checks every index value of a non-empty indices tensor (layout already checked), for the calls
 /// that need no DirectML operator. Value at coordinate c addresses data dimension
@@ -539,20 +530,15 @@ bool for_each_element(const Shape& sizes, const Shape& strides, Fn&& fn) noexcep
 template <class I>
 Status check_values_typed(const char* op, const Operand& indices, const Operand& data, int first, bool tuple,
                           IndexPolicy policy) noexcept {
-  Status result;
-  for_each_element(indices.sizes, indices.strides, [&](const Shape& c, std::int64_t offset) {
-    const int dim = first + (tuple ? static_cast<int>(c[c.rank() - 1]) : 0);
+  Walk<1> walk(indices.sizes);
+  walk.strides(0, indices.strides);
+  dmlref::detail::Odometer<1> at(walk.dims, walk.rank);
+  do {
+    const int dim = first + (tuple ? static_cast<int>(at.coord[at.rank - 1]) : 0);
     const std::int64_t n = data.sizes[dim];
-    const I v = load<I>(indices.data, offset);
-    bool good;
-    if (policy == IndexPolicy::clamp) {
-      good = n > 0;
-    } else if constexpr (std::is_signed_v<I>) {
-      good = static_cast<std::int64_t>(v) >= -n && static_cast<std::int64_t>(v) < n;
-    } else {
-      good = static_cast<std::uint64_t>(v) < static_cast<std::uint64_t>(n);
-    }
-    if (good) return true;
+    const I v = dmlref::detail::load_index<I>(indices.data, at.offset[0]);
+    const bool good = policy == IndexPolicy::clamp ? n > 0 : dmlref::detail::index_in_range(v, n);
+    if (good) continue;
     Error e;
     e.code = ErrorCode::index_out_of_range;
     e.op = op;
@@ -562,37 +548,25 @@ Status check_values_typed(const char* op, const Operand& indices, const Operand&
                                    : ErrorValue::of_unsigned(static_cast<std::uint64_t>(v));
     e.expected = n == 0 ? ErrorValue::of_text("none, the dimension is empty")
                         : (std::is_signed_v<I> ? ErrorValue::range(-n, n - 1) : ErrorValue::range(0, n - 1));
-    e.position = c;
+    e.position = Shape::from(at.coord, static_cast<std::size_t>(at.rank));
     e.target_tensor = kData;
     e.target_dimension = dim;
     e.target_size = n;
-    result = Status(e);
-    return false;
-  });
-  return result;
+    return Status(e);
+  } while (at.next());
+  return Status();
 }
 
 inline Status check_values(const char* op, const Naming& naming, const Operand& indices, int D,
                            const Operand& data, int first, bool tuple, IndexPolicy policy) noexcept {
   if (indices.empty()) return Status();
   RawTensor raw;
-  if (Status s = check_layout(op, naming, Padded(indices, D), false, raw); !s) return s;
-  switch (indices.type) {
-    case DataType::INT32: return check_values_typed<std::int32_t>(op, indices, data, first, tuple, policy);
-    case DataType::INT64: return check_values_typed<std::int64_t>(op, indices, data, first, tuple, policy);
-    case DataType::UINT32: return check_values_typed<std::uint32_t>(op, indices, data, first, tuple, policy);
-    case DataType::UINT64: return check_values_typed<std::uint64_t>(op, indices, data, first, tuple, policy);
-    case DataType::UNKNOWN:
-    case DataType::FLOAT32:
-    case DataType::FLOAT16:
-    case DataType::FLOAT64:
-    case DataType::INT16:
-    case DataType::INT8:
-    case DataType::UINT16:
-    case DataType::UINT8:
-      break;
-  }
-  return Status();  // unreachable: the index type was checked first
+  dmlref::detail::Layout layout;
+  if (Status s = check_layout(op, naming, Padded(indices, D), false, raw, layout); !s) return s;
+  // The index type was checked first.
+  return dmlref::detail::visit_index_type(indices.type, [&](auto index) {
+    return check_values_typed<decltype(index)>(op, indices, data, first, tuple, policy);
+  });
 }
 
 inline bool same_layout(const Operand& a, const Operand& b) noexcept {
@@ -603,25 +577,15 @@ inline bool same_layout(const Operand& a, const Operand& b) noexcept {
 /// `skip` (a crop at the origin) when given.
 inline void copy_elements(const Operand& from, const Operand& to, const Shape* skip) noexcept {
   const auto w = static_cast<std::int64_t>(element_size(from.type));
-  Shape coord = Shape::filled(to.rank(), 0);
-  std::int64_t s = 0, t = 0;
-  for (;;) {
+  Walk<2> walk(to.sizes);
+  walk.strides(0, from.strides);
+  walk.strides(1, to.strides);
+  dmlref::detail::Odometer<2> at(walk.dims, walk.rank);
+  do {
     bool inside = skip != nullptr;
-    for (int d = 0; inside && d < to.rank(); ++d) inside = coord[d] < (*skip)[d];
-    if (!inside) std::memcpy(to.data + t * w, from.data + s * w, static_cast<std::size_t>(w));
-    int d = to.rank() - 1;
-    for (; d >= 0; --d) {
-      if (++coord[d] < to.sizes[d]) {
-        s += from.strides[d];
-        t += to.strides[d];
-        break;
-      }
-      s -= (to.sizes[d] - 1) * from.strides[d];
-      t -= (to.sizes[d] - 1) * to.strides[d];
-      coord[d] = 0;
-    }
-    if (d < 0) return;
-  }
+    for (int d = 0; inside && d < to.rank(); ++d) inside = at.coord[d] < (*skip)[d];
+    if (!inside) std::memcpy(to.data + at.offset[1] * w, from.data + at.offset[0] * w, static_cast<std::size_t>(w));
+  } while (at.next());
 }
 
 /// Validates data and output (non-empty, padded to D) as the dispatch layer would for a scatter,
@@ -629,16 +593,20 @@ inline void copy_elements(const Operand& from, const Operand& to, const Shape* s
 inline Status check_copy(const char* op, const Naming& naming, const Operand& data, const Operand& output,
                          int D, const Operand* indices, const Operand* updates) noexcept {
   RawTensor in, out;
-  if (Status s = check_layout(op, naming, Padded(data, D), false, in); !s) return s;
-  if (Status s = check_layout(op, naming, Padded(output, D), true, out); !s) return s;
+  dmlref::detail::Layout in_layout, out_layout;
+  if (Status s = check_layout(op, naming, Padded(data, D), false, in, in_layout); !s) return s;
+  if (Status s = check_layout(op, naming, Padded(output, D), true, out, out_layout); !s) return s;
   if (!same_layout(data, output))
-    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, in)); !s) return s;
+    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, out_layout, in, in_layout)); !s)
+      return s;
   const Operand* others[] = {indices, updates};
   for (const Operand* t : others) {
     if (t == nullptr || t->empty()) continue;
     RawTensor other;
-    if (Status s = check_layout(op, naming, Padded(*t, D), false, other); !s) return s;
-    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, other)); !s) return s;
+    dmlref::detail::Layout other_layout;
+    if (Status s = check_layout(op, naming, Padded(*t, D), false, other, other_layout); !s) return s;
+    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, out_layout, other, other_layout)); !s)
+      return s;
   }
   return Status();
 }

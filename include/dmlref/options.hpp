@@ -28,8 +28,8 @@ struct Options {
   int threads = 1;
   /// Where the threads come from; nullptr means dmlref's default_thread_pool().
   Executor* executor = nullptr;
-  /// Lets a call take heap scratch, freed before it returns, for two far-strided layouts that are
-  /// 2.5-3x faster with it: Gather of rows from a transposed input (16 bytes per output row, to
+  /// Lets a call take heap scratch, freed before it returns, for two far-strided layouts that run
+  /// several times faster with it (docs/performance.md): Gather of rows from a transposed input (16 bytes per output row, to
   /// visit the rows in input order) and GatherElements/Gather along a transposed input's lines
   /// (up to 1 MiB, to stage a cache line's worth of lines at once). A failed allocation takes the
   /// slower path, never an error. false: a successful call allocates no heap memory at all.

@@ -21,8 +21,8 @@ class Shape {
   /// The first `count` values of `values`.
   static constexpr Shape from(const std::int64_t* values, std::size_t count) noexcept {
     Shape s;
-    // Unrolled by hand: g++ turns a copy loop into a memcpy, inlined as `rep movsb`, whose slow
-    // start cost a descriptor call 10 ns.
+    // Unrolled by hand: g++ turns a copy loop into a memcpy inlined as `rep movsb`, which is slow
+    // to start for a few bytes.
     switch (count < max_dimension_count ? count : max_dimension_count) {
       case 8: s.values_[7] = values[7]; [[fallthrough]];
       case 7: s.values_[6] = values[6]; [[fallthrough]];
@@ -84,8 +84,8 @@ class Shape {
   constexpr int stored() const noexcept {
     return rank_ < max_dimension_count ? rank_ : max_dimension_count;
   }
-  // The values first: zeroing them is then 64 aligned bytes, which g++ writes with vector stores
-  // (after rank_ it was 68 bytes, which it wrote with a slow `rep stos`).
+  // The values first, so that zeroing them is 64 aligned bytes, which g++ writes with vector stores
+  // rather than a `rep stos`.
   std::int64_t values_[max_dimension_count] = {};
   int rank_ = 0;
 };

@@ -2,7 +2,6 @@
 #define DMLREF_STATUS_HPP
 
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <string>
 #include <utility>
@@ -170,12 +169,17 @@ class [[nodiscard]] Status {
       : code_(error.code), error_(new (std::nothrow) Error(error)) {}
   Status(const Status& other) noexcept
       : code_(other.code_), error_(other.error_ ? new (std::nothrow) Error(*other.error_) : nullptr) {}
-  Status(Status&& other) noexcept = default;
+  Status(Status&& other) noexcept : code_(other.code_), error_(other.error_) { other.error_ = nullptr; }
   Status& operator=(const Status& other) noexcept {
     if (this != &other) *this = Status(other);
     return *this;
   }
-  Status& operator=(Status&& other) noexcept = default;
+  Status& operator=(Status&& other) noexcept {
+    std::swap(code_, other.code_);
+    std::swap(error_, other.error_);
+    return *this;
+  }
+  ~Status() { delete error_; }
 
   bool ok() const noexcept { return code_ == ErrorCode::ok; }
   explicit operator bool() const noexcept { return ok(); }
@@ -193,7 +197,7 @@ class [[nodiscard]] Status {
 
  private:
   ErrorCode code_ = ErrorCode::ok;
-  std::unique_ptr<Error> error_;
+  Error* error_ = nullptr;  ///< owned; null when ok (or when its allocation failed)
 };
 
 /// A value or the Error that prevented computing it.

@@ -1,7 +1,6 @@
 #ifndef DMLREF_DETAIL_REDUCE_HPP
 #define DMLREF_DETAIL_REDUCE_HPP
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -80,8 +79,10 @@ CombineFn combine_for(Reduction r) noexcept {
   return nullptr;
 }
 
-/// The combine function for a (valid) data type and a reduction other than none.
-inline CombineFn select_combine(DataType type, Reduction r) noexcept {
+/// The combine function for a (valid) data type and a reduction other than none, chosen at run
+/// time. A template, so that only a program that calls the dispatch layer compiles all eleven.
+template <class OnlyWhenCalled = void>
+CombineFn select_combine(DataType type, Reduction r) noexcept {
   switch (type) {
 #define DMLREF_CASE(name_, value, storage, kind) \
   case DataType::name_:                          \
@@ -92,6 +93,12 @@ inline CombineFn select_combine(DataType type, Reduction r) noexcept {
       break;
   }
   return nullptr;
+}
+
+/// The same for a data type known at compile time (the typed layer's).
+template <class T>
+CombineFn combine_of(DataType, Reduction r) noexcept {
+  return combine_for<T>(r);
 }
 
 }  // namespace dmlref::detail

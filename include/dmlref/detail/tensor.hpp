@@ -21,11 +21,13 @@ struct RawTensor {
   Shape sizes;
   Shape strides;  ///< in elements
   std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
-  /// Bytes from the first to the end of the last addressed element; set by check_layout.
-  mutable std::int64_t extent = -1;
-  /// Set by check_layout: the element count, and whether the strides are packed (row-major).
-  mutable std::int64_t elements = -1;
-  mutable bool packed = false;
+};
+
+/// What check_layout derives from a tensor it accepts.
+struct Layout {
+  std::int64_t extent = 0;    ///< bytes from the first element through the last addressed one
+  std::int64_t elements = 0;  ///< the element count
+  bool packed = false;        ///< row-major strides (size-1 dimensions' strides aside)
 };
 
 template <class T>
@@ -38,7 +40,7 @@ RawTensor raw(const char* name, const TensorView<T>& view) noexcept {
 }
 
 inline Error make_error(ErrorCode code, const char* op, const char* tensor, const char* field,
-                        int field_index, ErrorValue expected, ErrorValue actual,
+                        int field_index, const ErrorValue& expected, const ErrorValue& actual,
                         const char* rule = "") noexcept {
   Error e;
   e.code = code;
@@ -50,6 +52,13 @@ inline Error make_error(ErrorCode code, const char* op, const char* tensor, cons
   e.actual = actual;
   e.rule = rule;
   return e;
+}
+
+/// The failed Status of make_error's record. Out of line: a call site only passes its values.
+DMLREF_NOINLINE inline Status error_status(ErrorCode code, const char* op, const char* tensor, const char* field,
+                                           int field_index, const ErrorValue& expected, const ErrorValue& actual,
+                                           const char* rule = "") noexcept {
+  return Status(make_error(code, op, tensor, field, field_index, expected, actual, rule));
 }
 
 /// a + b and a * b for non-negative values, false on overflow of int64.
@@ -87,7 +96,8 @@ inline bool byte_extent(const RawTensor& t, std::int64_t& out) noexcept {
 }
 
 /// True when no two coordinates of the (validated) tensor address the same element: sorted by
-/// stride, every stride must exceed the extent spanned by the smaller ones (tensors.md §3.4).
+/// stride, every stride must exceed the extent spanned by the smaller ones (docs/semantics.md,
+/// "Rules shared by all operators").
 inline bool elements_are_distinct(const RawTensor& t) noexcept {
   if (t.strides == packed_strides(t.sizes)) return true;  // the common case, without sorting
   std::int64_t sizes[max_dimension_count], strides[max_dimension_count];
@@ -115,53 +125,53 @@ inline bool elements_are_distinct(const RawTensor& t) noexcept {
 DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
   const int count = t.sizes.rank();
   if (count < 1 || count > max_dimension_count)
-    return Status(make_error(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
-                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count)));
+    return error_status(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
+                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count));
   if (count != rank)
-    return Status(make_error(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
+    return error_status(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
                              ErrorValue::of(rank), ErrorValue::of(count),
-                             "all tensors of an operator share InputTensor's DimensionCount"));
+                             "all tensors of an operator share InputTensor's DimensionCount");
   if (t.strides.rank() != count)
-    return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
+    return error_status(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
                              ErrorValue::of(count), ErrorValue::of(t.strides.rank()),
-                             "one stride per dimension"));
+                             "one stride per dimension");
   // Sizes before strides: strides left out of a descriptor are derived from the sizes, and are
   // only meaningful once the sizes are.
   std::int64_t elements = 1;
   for (int d = 0; d < count; ++d) {
     if (t.sizes[d] < 1)
-      return Status(make_error(ErrorCode::invalid_size, op, t.name, "Sizes", d,
+      return error_status(ErrorCode::invalid_size, op, t.name, "Sizes", d,
                                ErrorValue::of_text("at least 1"), ErrorValue::of(t.sizes[d]),
-                               "DirectML has no empty tensors"));
+                               "DirectML has no empty tensors");
   }
   for (int d = 0; d < count; ++d) {
     if (!mul_ok(elements, t.sizes[d], elements))
-      return Status(make_error(ErrorCode::overflow, op, t.name, "Sizes", -1,
+      return error_status(ErrorCode::overflow, op, t.name, "Sizes", -1,
                                ErrorValue::of_text("an element count below 2^63"),
-                               ErrorValue::of(t.sizes)));
+                               ErrorValue::of(t.sizes));
   }
   for (int d = 0; d < count; ++d) {
     if (t.strides[d] < 0)
-      return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", d,
-                               ErrorValue::of_text("at least 0"), ErrorValue::of(t.strides[d])));
+      return error_status(ErrorCode::invalid_stride, op, t.name, "Strides", d,
+                               ErrorValue::of_text("at least 0"), ErrorValue::of(t.strides[d]));
   }
   std::int64_t extent = 0;
   if (!byte_extent(t, extent))
-    return Status(make_error(ErrorCode::overflow, op, t.name, "Strides", -1,
+    return error_status(ErrorCode::overflow, op, t.name, "Strides", -1,
                              ErrorValue::of_text("a byte extent below 2^63"),
-                             ErrorValue::of(t.strides)));
+                             ErrorValue::of(t.strides));
   if (t.buffer_bytes >= 0 && element_size(t.type) != 0 && extent > t.buffer_bytes)
-    return Status(make_error(ErrorCode::buffer_too_small, op, t.name, "TotalTensorSizeInBytes", -1,
+    return error_status(ErrorCode::buffer_too_small, op, t.name, "TotalTensorSizeInBytes", -1,
                              ErrorValue::at_least(extent), ErrorValue::of(t.buffer_bytes),
-                             "(last element offset + 1) x element size"));
+                             "(last element offset + 1) x element size");
   if (t.data == nullptr)
-    return Status(make_error(ErrorCode::null_pointer, op, t.name, "Data", -1,
+    return error_status(ErrorCode::null_pointer, op, t.name, "Data", -1,
                              ErrorValue::of_text("a pointer to the tensor's elements"),
-                             ErrorValue::of_text("null")));
+                             ErrorValue::of_text("null"));
   if (is_output && !elements_are_distinct(t))
-    return Status(make_error(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
+    return error_status(ErrorCode::invalid_stride, op, t.name, "Strides", -1,
                              ErrorValue::of_text("strides under which no two elements share an address"),
-                             ErrorValue::of(t.strides), "outputs are never broadcast"));
+                             ErrorValue::of(t.strides), "outputs are never broadcast");
   return Status();
 }
 
@@ -169,8 +179,8 @@ DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, i
 /// sizes >= 1, strides >= 0, element count and byte extent within 64 bits and (descriptors)
 /// within the buffer, data present, and for an output, no two elements at one address.
 /// One pass on the success path; layout_error() names the rule when one is broken. Always inlined:
-/// as a call (three to five per operator call) it cost W8 about 6 ns.
-DMLREF_ALWAYS_INLINE Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+/// it runs three to five times per operator call.
+DMLREF_ALWAYS_INLINE Result<Layout> check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
   const int count = t.sizes.rank();
   bool good = count == rank && count >= 1 && count <= max_dimension_count &&
               t.strides.rank() == count && t.data != nullptr;
@@ -188,48 +198,43 @@ DMLREF_ALWAYS_INLINE Status check_layout(const char* op, const RawTensor& t, int
          mul_ok(last, static_cast<std::int64_t>(element_size(t.type)), extent) &&
          (t.buffer_bytes < 0 || extent <= t.buffer_bytes || element_size(t.type) == 0) &&
          (!is_output || packed || elements_are_distinct(t));
-  if (DMLREF_LIKELY(good)) {
-    t.extent = extent;
-    t.elements = elements;
-    t.packed = packed;
-    return Status();
-  }
+  if (DMLREF_LIKELY(good)) return Layout{extent, elements, packed};
   return layout_error(op, t, rank, is_output);
 }
 
-/// True when the bytes the two (validated) tensors address may overlap (bounding ranges).
-inline bool may_overlap(const RawTensor& a, const RawTensor& b) noexcept {
-  const std::int64_t extent_a = a.extent, extent_b = b.extent;  // set by check_layout
+/// True when the bytes two checked tensors address may overlap (bounding ranges).
+inline bool may_overlap(const RawTensor& a, const Layout& layout_a, const RawTensor& b, const Layout& layout_b) noexcept {
   const auto begin_a = reinterpret_cast<std::uintptr_t>(a.data);
   const auto begin_b = reinterpret_cast<std::uintptr_t>(b.data);
-  return begin_a < begin_b + static_cast<std::uintptr_t>(extent_b) &&
-         begin_b < begin_a + static_cast<std::uintptr_t>(extent_a);
+  return begin_a < begin_b + static_cast<std::uintptr_t>(layout_b.extent) &&
+         begin_b < begin_a + static_cast<std::uintptr_t>(layout_a.extent);
 }
 
 // The checks below run on every call: each is a small inline test, with the building of its
 // error kept out of line, so that the success path compiles to a compare and a branch.
 
 DMLREF_NOINLINE inline Status overlap_error(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
-  return Status(make_error(ErrorCode::overlapping_tensors, op, output.name, "Data", -1,
+  return error_status(ErrorCode::overlapping_tensors, op, output.name, "Data", -1,
                            ErrorValue::of_text("memory disjoint from every input"),
                            ErrorValue::of_text(input.name),
-                           "only a scatter may run in place, with OutputTensor identical to InputTensor"));
+                           "only a scatter may run in place, with OutputTensor identical to InputTensor");
 }
 
-/// The output must not share memory with `input` (checked after both layouts are valid).
-DMLREF_ALWAYS_INLINE Status check_no_overlap(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
-  if (DMLREF_LIKELY(!may_overlap(output, input))) return Status();
+/// The output must not share memory with `input` (both checked by check_layout).
+DMLREF_ALWAYS_INLINE Status check_no_overlap(const char* op, const RawTensor& output, const Layout& output_layout,
+                                             const RawTensor& input, const Layout& input_layout) noexcept {
+  if (DMLREF_LIKELY(!may_overlap(output, output_layout, input, input_layout))) return Status();
   return overlap_error(op, output, input);
 }
 
 DMLREF_NOINLINE inline Status data_type_error(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
   if (!is_valid(t.type))
-    return Status(make_error(ErrorCode::unsupported_data_type, op, t.name, "DataType", -1,
+    return error_status(ErrorCode::unsupported_data_type, op, t.name, "DataType", -1,
                              ErrorValue::of_text("one of the eleven DirectML data types"),
-                             ErrorValue::of(static_cast<std::int64_t>(t.type))));
-  return Status(make_error(ErrorCode::data_type_mismatch, op, t.name, "DataType", -1,
+                             ErrorValue::of(static_cast<std::int64_t>(t.type)));
+  return error_status(ErrorCode::data_type_mismatch, op, t.name, "DataType", -1,
                            ErrorValue::of(input.type), ErrorValue::of(t.type),
-                           "data tensors share InputTensor's DataType"));
+                           "data tensors share InputTensor's DataType");
 }
 
 inline Status check_data_type(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
@@ -238,10 +243,10 @@ inline Status check_data_type(const char* op, const RawTensor& t, const RawTenso
 }
 
 DMLREF_NOINLINE inline Status index_type_error(const char* op, const RawTensor& indices) noexcept {
-  return Status(make_error(ErrorCode::unsupported_index_type, op, indices.name, "DataType", -1,
+  return error_status(ErrorCode::unsupported_index_type, op, indices.name, "DataType", -1,
                            ErrorValue::of_text("INT32, INT64, UINT32 or UINT64"),
                            is_valid(indices.type) ? ErrorValue::of(indices.type)
-                                                  : ErrorValue::of(static_cast<std::int64_t>(indices.type))));
+                                                  : ErrorValue::of(static_cast<std::int64_t>(indices.type)));
 }
 
 inline Status check_index_type(const char* op, const RawTensor& indices) noexcept {
@@ -251,31 +256,31 @@ inline Status check_index_type(const char* op, const RawTensor& indices) noexcep
 
 inline Status shape_error(const char* op, const char* tensor, const Shape& expected,
                           const Shape& actual, const char* rule) noexcept {
-  return Status(make_error(ErrorCode::shape_mismatch, op, tensor, "Sizes", -1,
-                           ErrorValue::of(expected), ErrorValue::of(actual), rule));
+  return error_status(ErrorCode::shape_mismatch, op, tensor, "Sizes", -1,
+                           ErrorValue::of(expected), ErrorValue::of(actual), rule);
 }
 
 inline Status attribute_error(const char* op, const char* field, std::int64_t first,
                               std::int64_t last, std::int64_t actual, const char* rule = "") noexcept {
-  return Status(make_error(ErrorCode::invalid_attribute, op, "", field, -1,
-                           ErrorValue::range(first, last), ErrorValue::of(actual), rule));
+  return error_status(ErrorCode::invalid_attribute, op, "", field, -1,
+                           ErrorValue::range(first, last), ErrorValue::of(actual), rule);
 }
 
 /// Sizes-only checks shared by the shape helpers: DimensionCount 1..8, equal ranks, sizes >= 1.
 inline Status check_sizes(const char* op, const char* tensor, const Shape& sizes, int rank) noexcept {
   const int count = sizes.rank();
   if (count < 1 || count > max_dimension_count)
-    return Status(make_error(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
-                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count)));
+    return error_status(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
+                             ErrorValue::range(1, max_dimension_count), ErrorValue::of(count));
   if (count != rank)
-    return Status(make_error(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
+    return error_status(ErrorCode::invalid_dimension_count, op, tensor, "DimensionCount", -1,
                              ErrorValue::of(rank), ErrorValue::of(count),
-                             "all tensors of an operator share InputTensor's DimensionCount"));
+                             "all tensors of an operator share InputTensor's DimensionCount");
   for (int d = 0; d < count; ++d)
     if (sizes[d] < 1)
-      return Status(make_error(ErrorCode::invalid_size, op, tensor, "Sizes", d,
+      return error_status(ErrorCode::invalid_size, op, tensor, "Sizes", d,
                                ErrorValue::of_text("at least 1"), ErrorValue::of(sizes[d]),
-                               "DirectML has no empty tensors"));
+                               "DirectML has no empty tensors");
   return Status();
 }
 
@@ -284,8 +289,8 @@ inline Status check_leading_ones(const char* op, const char* tensor, const Shape
                                  const char* rule) noexcept {
   for (int d = 0; d < count; ++d)
     if (sizes[d] != 1)
-      return Status(make_error(ErrorCode::shape_mismatch, op, tensor, "Sizes", d,
-                               ErrorValue::of(1), ErrorValue::of(sizes[d]), rule));
+      return error_status(ErrorCode::shape_mismatch, op, tensor, "Sizes", d,
+                               ErrorValue::of(1), ErrorValue::of(sizes[d]), rule);
   return Status();
 }
 

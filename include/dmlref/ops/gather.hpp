@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../detail/operator.hpp"
 #include "../detail/plan.hpp"
 #include "../detail/tensor.hpp"
 #include "../detail/typed.hpp"
@@ -60,11 +61,11 @@ inline Result<Shape> gather_shape(const Shape& input_sizes, const Shape& indices
   if (P == 0) out.push_back(1);
   for (int k = 0; k < P - 1; ++k)
     if (L(k) != 1)
-      return Status(detail::make_error(
+      return detail::error_status(
           ErrorCode::shape_mismatch, op, "", "IndexDimensions", -1,
           ErrorValue::of_text("small enough that the output fits in DimensionCount dimensions"),
           ErrorValue::of(static_cast<std::int64_t>(P)),
-          "InputTensor's meaningful rank + IndexDimensions - 1 exceeds DimensionCount"));
+          "InputTensor's meaningful rank + IndexDimensions - 1 exceeds DimensionCount");
   for (int k = P > 0 ? P - 1 : 0; k < D + P - 1; ++k) out.push_back(L(k));
   return out;
 }
@@ -82,76 +83,55 @@ inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& 
 
 namespace detail {
 
-inline Status gather(const RawTensor& input, const RawTensor& indices, const RawTensor& output,
-                     const GatherParams& params, const Options& options) noexcept {
-  constexpr const char* op = "Gather";
-  const int D = input.sizes.rank();
-  if (Status s = check_layout(op, input, D, false); !s) return s;
-  if (Status s = check_layout(op, indices, D, false); !s) return s;
-  if (Status s = check_layout(op, output, D, true); !s) return s;
-  if (Status s = check_data_type(op, input, input); !s) return s;
-  if (Status s = check_index_type(op, indices); !s) return s;
-  if (Status s = check_data_type(op, output, input); !s) return s;
-  const Result<Shape> expected = gather_shape(input.sizes, indices.sizes, params);
-  if (!expected) return expected.status();
-  if (output.sizes != *expected)
-    return shape_error(op, output.name, *expected, output.sizes, "the Gather shape rule");
-  if (Status s = check_no_overlap(op, output, input); !s) return s;
-  if (Status s = check_no_overlap(op, output, indices); !s) return s;
+struct GatherOperator {
+  static constexpr const char* name = "Gather";
+  static constexpr Flow flow = Flow::gather;
+  using Params = GatherParams;
 
-  // Walk L: outer input dims, then the indices' meaningful dims (the row loop), then the inner
-  // input dims (the block). L's entry k sits in output dimension k + shift.
-  const int axis = static_cast<int>(params.Axis);
-  const int P = static_cast<int>(params.IndexDimensions);
-  const int shift = P == 0 ? 1 : 1 - P;
-  Plan plan;
-  plan.op = op;
-  plan.flow = Flow::gather;
-  plan.element_size = element_size(input.type);
-  plan.index_type = indices.type;
-  plan.dense = output.data;
-  plan.indexed = input.data;
-  plan.indices = indices.data;
-  // Entries dropped by right-alignment (k + shift < 0) have size 1 and no output dimension.
-  auto out_stride = [&](int k) { return k + shift >= 0 ? output.strides[k + shift] : 0; };
-  int k = 0;
-  for (int d = 0; d < axis; ++d, ++k) plan.add_loop(input.sizes[d], out_stride(k), 0, input.strides[d]);
-  for (int d = D - P; d < D; ++d, ++k)
-    plan.add_loop(indices.sizes[d], out_stride(k), indices.strides[d], 0);
-  for (int d = axis + 1; d < D; ++d, ++k) plan.add_block(input.sizes[d], out_stride(k), input.strides[d]);
-  plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
-  plan.indices_tensor = &indices;
-  plan.indexed_name = input.name;
-  plan.coalesce();
+  static Status check(const Operands& t, const GatherParams& params) noexcept {
+    const Result<Shape> expected = gather_shape(t.input().sizes, t.indices().sizes, params);
+    if (!expected) return expected.status();
+    if (t.output().sizes != *expected)
+      return shape_error(name, t.output().name, *expected, t.output().sizes, "the Gather shape rule");
+    return Status();
+  }
 
-  if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  execute(plan, options);
-  return Status();
-}
+  /// Walks L: the outer input dimensions, then the indices' meaningful dimensions (the row loop),
+  /// then the inner input dimensions (the block). L's entry k sits in output dimension k + shift;
+  /// entries dropped by right-alignment (k + shift < 0) have size 1 and no output dimension.
+  static Plan plan(const Operands& t, const GatherParams& params) noexcept {
+    const RawTensor &input = t.input(), &indices = t.indices(), &output = t.output();
+    const int D = t.rank();
+    const int axis = static_cast<int>(params.Axis);
+    const int P = static_cast<int>(params.IndexDimensions);
+    const int shift = P == 0 ? 1 : 1 - P;
+    auto out_stride = [&](int k) { return k + shift >= 0 ? output.strides[k + shift] : 0; };
+    Plan plan = start_plan(name, flow, t, output, input);
+    int k = 0;
+    for (int d = 0; d < axis; ++d, ++k) plan.add_loop(input.sizes[d], out_stride(k), 0, input.strides[d]);
+    for (int d = D - P; d < D; ++d, ++k) plan.add_loop(indices.sizes[d], out_stride(k), indices.strides[d], 0);
+    for (int d = axis + 1; d < D; ++d, ++k) plan.add_block(input.sizes[d], out_stride(k), input.strides[d]);
+    plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
+    plan.coalesce();
+    return plan;
+  }
+};
 
 }  // namespace detail
 
 /// Gather over typed views. Returns the error instead of throwing; writes nothing on error.
 template <class In, class Idx, class Out>
-Status try_gather(const TensorView<In>& input, const TensorView<Idx>& indices,
-                  const TensorView<Out>& output, const GatherParams& params,
-                  const Options& options = {}) noexcept {
+Status try_gather(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output,
+                  const GatherParams& params, const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
-  return detail::gather(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
-                        detail::raw("OutputTensor", output), params, options);
+  return detail::run_typed<detail::GatherOperator>(params, options, input, indices, output);
 }
 
 /// Gather over runtime descriptors (any data type × index type).
-inline Status try_gather(const TensorDesc& input, const TensorDesc& indices,
-                         const MutableTensorDesc& output, const GatherParams& params,
-                         const Options& options = {}) noexcept {
-  constexpr const char* op = "Gather";
-  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
-  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
-  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
-  return detail::gather(detail::raw("InputTensor", input),
-                        detail::raw("IndicesTensor", indices),
-                        detail::raw("OutputTensor", output), params, options);
+template <int OnlyWhenCalled = 0>
+Status try_gather(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output,
+                  const GatherParams& params, const Options& options = {}) noexcept {
+  return detail::run_described<detail::GatherOperator>(params, options, input, indices, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

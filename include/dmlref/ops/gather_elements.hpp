@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "../detail/plan.hpp"
-#include "../detail/tensor.hpp"
+#include "../detail/elements.hpp"
+#include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -28,29 +28,6 @@ struct GatherElementsParams {
   std::uint32_t Axis = 0;
 };
 
-namespace detail {
-
-/// The shape rule GatherElements and Scatter share: indices match data except along Axis.
-/// The shape helpers check sizes first; operators have done so in check_layout.
-inline Status check_elements_shapes(const char* op, const Shape& data_sizes, const char* data_name,
-                                    const Shape& indices_sizes, std::uint32_t axis,
-                                    bool check_size_values = true) noexcept {
-  const int D = data_sizes.rank();
-  if (check_size_values) {
-    if (Status s = check_sizes(op, data_name, data_sizes, D); !s) return s;
-    if (Status s = check_sizes(op, "IndicesTensor", indices_sizes, D); !s) return s;
-  }
-  if (axis >= static_cast<std::uint32_t>(D)) return attribute_error(op, "Axis", 0, D - 1, axis);
-  for (int d = 0; d < D; ++d)
-    if (d != static_cast<int>(axis) && indices_sizes[d] != data_sizes[d])
-      return Status(make_error(ErrorCode::shape_mismatch, op, "IndicesTensor", "Sizes", d,
-                               ErrorValue::of(data_sizes[d]), ErrorValue::of(indices_sizes[d]),
-                               "IndicesTensor's sizes equal InputTensor's except along Axis"));
-  return Status();
-}
-
-}  // namespace detail
-
 /// OutputTensor.Sizes (= IndicesTensor.Sizes) for these input and indices sizes, or why none.
 inline Result<Shape> gather_elements_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
                                                   const GatherElementsParams& params) noexcept {
@@ -63,44 +40,24 @@ inline Result<Shape> gather_elements_output_sizes(const Shape& input_sizes, cons
 
 namespace detail {
 
-inline Status gather_elements(const RawTensor& input, const RawTensor& indices,
-                              const RawTensor& output, const GatherElementsParams& params,
-                              const Options& options) noexcept {
-  constexpr const char* op = "GatherElements";
-  const int D = input.sizes.rank();
-  if (Status s = check_layout(op, input, D, false); !s) return s;
-  if (Status s = check_layout(op, indices, D, false); !s) return s;
-  if (Status s = check_layout(op, output, D, true); !s) return s;
-  if (Status s = check_data_type(op, input, input); !s) return s;
-  if (Status s = check_index_type(op, indices); !s) return s;
-  if (Status s = check_data_type(op, output, input); !s) return s;
-  if (Status s = check_elements_shapes(op, input.sizes, input.name, indices.sizes, params.Axis, false); !s)
-    return s;
-  if (output.sizes != indices.sizes)
-    return shape_error(op, output.name, indices.sizes, output.sizes, "OutputTensor.Sizes == IndicesTensor.Sizes");
-  if (Status s = check_no_overlap(op, output, input); !s) return s;
-  if (Status s = check_no_overlap(op, output, indices); !s) return s;
+struct GatherElementsOperator {
+  static constexpr const char* name = "GatherElements";
+  static constexpr Flow flow = Flow::gather;
+  using Params = GatherElementsParams;
 
-  const int axis = static_cast<int>(params.Axis);
-  Plan plan;
-  plan.op = op;
-  plan.flow = Flow::gather;
-  plan.element_size = element_size(input.type);
-  plan.index_type = indices.type;
-  plan.dense = output.data;
-  plan.indexed = input.data;
-  plan.indices = indices.data;
-  for (int d = 0; d < D; ++d)
-    plan.add_loop(output.sizes[d], output.strides[d], indices.strides[d], d == axis ? 0 : input.strides[d]);
-  plan.add_tuple(input.sizes[axis], input.strides[axis], axis);
-  plan.indices_tensor = &indices;
-  plan.indexed_name = input.name;
-  plan.coalesce();
+  static Status check(const Operands& t, const GatherElementsParams& params) noexcept {
+    if (Status s = check_elements_shapes(name, t.input().sizes, t.input().name, t.indices().sizes, params.Axis, false); !s)
+      return s;
+    if (t.output().sizes != t.indices().sizes)
+      return shape_error(name, t.output().name, t.indices().sizes, t.output().sizes,
+                         "OutputTensor.Sizes == IndicesTensor.Sizes");
+    return Status();
+  }
 
-  if (Status s = check_indices(plan, options.index_policy); !s) return s;
-  execute(plan, options);
-  return Status();
-}
+  static Plan plan(const Operands& t, const GatherElementsParams& params) noexcept {
+    return elements_plan(name, flow, t, t.output(), t.input(), params.Axis);
+  }
+};
 
 }  // namespace detail
 
@@ -110,21 +67,14 @@ Status try_gather_elements(const TensorView<In>& input, const TensorView<Idx>& i
                            const TensorView<Out>& output, const GatherElementsParams& params,
                            const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
-  return detail::gather_elements(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
-                                 detail::raw("OutputTensor", output), params, options);
+  return detail::run_typed<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 
 /// GatherElements over runtime descriptors (any data type × index type).
-inline Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices,
-                                  const MutableTensorDesc& output, const GatherElementsParams& params,
-                                  const Options& options = {}) noexcept {
-  constexpr const char* op = "GatherElements";
-  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
-  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
-  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
-  return detail::gather_elements(detail::raw("InputTensor", input),
-                                 detail::raw("IndicesTensor", indices),
-                                 detail::raw("OutputTensor", output), params, options);
+template <int OnlyWhenCalled = 0>
+Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output,
+                           const GatherElementsParams& params, const Options& options = {}) noexcept {
+  return detail::run_described<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -15,16 +15,14 @@
 
 #include <cstdint>
 
-#include "../detail/plan.hpp"
-#include "../detail/scatter.hpp"
-#include "../detail/tensor.hpp"
+#include "../detail/elements.hpp"
+#include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
 #include "../tensor_view.hpp"
-#include "gather_elements.hpp"
 
 namespace dmlref {
 
@@ -51,72 +49,39 @@ inline Result<Shape> scatter_output_sizes(const Shape& input_sizes, const Shape&
 
 namespace detail {
 
-inline Status scatter(const RawTensor& input, const RawTensor& indices, const RawTensor& updates,
-                      const RawTensor& output, const ScatterParams& params, const Options& options) noexcept {
-  constexpr const char* op = "Scatter";
-  const int D = input.sizes.rank();
-  if (Status s = check_layout(op, input, D, false); !s) return s;
-  if (Status s = check_layout(op, indices, D, false); !s) return s;
-  if (Status s = check_layout(op, updates, D, false); !s) return s;
-  if (Status s = check_layout(op, output, D, true); !s) return s;
-  if (Status s = check_data_type(op, input, input); !s) return s;
-  if (Status s = check_index_type(op, indices); !s) return s;
-  if (Status s = check_data_type(op, updates, input); !s) return s;
-  if (Status s = check_data_type(op, output, input); !s) return s;
-  const Result<Shape> expected = scatter_output_sizes(input.sizes, indices.sizes, updates.sizes, params);
-  if (!expected) return expected.status();
-  if (output.sizes != *expected)
-    return shape_error(op, output.name, *expected, output.sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+struct ScatterOperator {
+  static constexpr const char* name = "Scatter";
+  static constexpr Flow flow = Flow::scatter;
+  using Params = ScatterParams;
 
-  const int axis = static_cast<int>(params.Axis);
-  auto build = [&](const RawTensor& upd, const RawTensor& out) {
-    Plan plan;
-    plan.op = op;
-    plan.flow = Flow::scatter;
-    plan.element_size = element_size(input.type);
-    plan.index_type = indices.type;
-    plan.dense = upd.data;
-    plan.indexed = out.data;
-    plan.indices = indices.data;
-    plan.source = input.data;  // lets the copy of InputTensor fuse with the updates, line by line
-    for (int d = 0; d < D; ++d)
-      plan.add_loop(upd.sizes[d], upd.strides[d], indices.strides[d], d == axis ? 0 : out.strides[d],
-                    d == axis ? 0 : input.strides[d]);
-    plan.add_tuple(out.sizes[axis], out.strides[axis], axis, input.strides[axis]);
-    plan.indices_tensor = &indices;
-    plan.indexed_name = out.name;
-    plan.coalesce();
-    return plan;
-  };
-  return run_scatter(op, input, indices, updates, output, params.Reduction, options, build);
-}
+  static Status check(const Operands& t, const ScatterParams& params) noexcept {
+    const Result<Shape> expected = scatter_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params);
+    if (!expected) return expected.status();
+    if (t.output().sizes != *expected)
+      return shape_error(name, t.output().name, *expected, t.output().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+    return check_reduction(name, params.Reduction);
+  }
+
+  static Plan plan(const Operands& t, const ScatterParams& params) noexcept {
+    return elements_plan(name, flow, t, t.updates(), t.output(), params.Axis);
+  }
+};
 
 }  // namespace detail
 
 /// Scatter over typed views. Returns the error instead of throwing; writes nothing on error.
 template <class In, class Idx, class Upd, class Out>
-Status try_scatter(const TensorView<In>& input, const TensorView<Idx>& indices,
-                   const TensorView<Upd>& updates, const TensorView<Out>& output,
-                   const ScatterParams& params, const Options& options = {}) noexcept {
+Status try_scatter(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Upd>& updates,
+                   const TensorView<Out>& output, const ScatterParams& params, const Options& options = {}) noexcept {
   detail::assert_scatter_types<In, Idx, Upd, Out>();
-  return detail::scatter(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
-                         detail::raw("UpdatesTensor", updates), detail::raw("OutputTensor", output),
-                         params, options);
+  return detail::run_typed<detail::ScatterOperator>(params, options, input, indices, updates, output);
 }
 
 /// Scatter over runtime descriptors (any data type × index type).
-inline Status try_scatter(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
-                          const MutableTensorDesc& output, const ScatterParams& params,
-                          const Options& options = {}) noexcept {
-  constexpr const char* op = "Scatter";
-  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
-  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
-  if (Status s = detail::check_desc(op, "UpdatesTensor", updates); !s) return s;
-  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
-  return detail::scatter(detail::raw("InputTensor", input),
-                         detail::raw("IndicesTensor", indices),
-                         detail::raw("UpdatesTensor", updates),
-                         detail::raw("OutputTensor", output), params, options);
+template <int OnlyWhenCalled = 0>
+Status try_scatter(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
+                   const MutableTensorDesc& output, const ScatterParams& params, const Options& options = {}) noexcept {
+  return detail::run_described<detail::ScatterOperator>(params, options, input, indices, updates, output);
 }
 
 /// DirectML's newer name for the same operator (DML_OPERATOR_SCATTER_ELEMENTS).
@@ -126,9 +91,10 @@ Status try_scatter_elements(const TensorView<In>& input, const TensorView<Idx>& 
                             const ScatterParams& params, const Options& options = {}) noexcept {
   return try_scatter(input, indices, updates, output, params, options);
 }
-inline Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices,
-                                   const TensorDesc& updates, const MutableTensorDesc& output,
-                                   const ScatterParams& params, const Options& options = {}) noexcept {
+template <int OnlyWhenCalled = 0>
+Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
+                            const MutableTensorDesc& output, const ScatterParams& params,
+                            const Options& options = {}) noexcept {
   return try_scatter(input, indices, updates, output, params, options);
 }
 

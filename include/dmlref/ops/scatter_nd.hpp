@@ -10,22 +10,21 @@
 ///   Output = Input;  Output[normalize(tuple(g)), t] = Updates[g, t]
 ///
 /// InputDimensionCount and IndicesDimensionCount range over [1, D] (the page's half-open range
-/// contradicts its own example; spec §7.2). Two updates to one element are invalid in DirectML;
+/// contradicts its own example; docs/semantics.md, "Where dmlref follows the spec over the DirectML
+/// pages", item 3). Two updates to one element are invalid in DirectML;
 /// dmlref applies tuples in row-major order, so the last wins, and Options::check_collisions
 /// reports them instead. OutputTensor may be InputTensor itself (the copy is skipped).
 
 #include <cstdint>
 
-#include "../detail/plan.hpp"
-#include "../detail/scatter.hpp"
-#include "../detail/tensor.hpp"
+#include "../detail/nd.hpp"
+#include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
 #include "../tensor_view.hpp"
-#include "gather_nd.hpp"
 
 namespace dmlref {
 
@@ -60,57 +59,42 @@ inline Result<Shape> scatter_nd_output_sizes(const Shape& input_sizes, const Sha
 
 namespace detail {
 
-inline Status scatter_nd(const RawTensor& input, const RawTensor& indices, const RawTensor& updates,
-                         const RawTensor& output, const ScatterNDParams& params,
-                         const Options& options) noexcept {
-  constexpr const char* op = "ScatterND";
-  const int D = input.sizes.rank();
-  if (Status s = check_layout(op, input, D, false); !s) return s;
-  if (Status s = check_layout(op, indices, D, false); !s) return s;
-  if (Status s = check_layout(op, updates, D, false); !s) return s;
-  if (Status s = check_layout(op, output, D, true); !s) return s;
-  if (Status s = check_data_type(op, input, input); !s) return s;
-  if (Status s = check_index_type(op, indices); !s) return s;
-  if (Status s = check_data_type(op, updates, input); !s) return s;
-  if (Status s = check_data_type(op, output, input); !s) return s;
-  const Result<Shape> expected = scatter_nd_output_sizes(input.sizes, indices.sizes, updates.sizes, params);
-  if (!expected) return expected.status();
-  if (output.sizes != *expected)
-    return shape_error(op, output.name, *expected, output.sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+struct ScatterNDOperator {
+  static constexpr const char* name = "ScatterND";
+  static constexpr Flow flow = Flow::scatter;
+  using Params = ScatterNDParams;
 
-  auto build = [&](const RawTensor& upd, const RawTensor& out) {
-    return nd_plan(op, Flow::scatter, upd, out, indices, static_cast<int>(params.InputDimensionCount),
+  static Status check(const Operands& t, const ScatterNDParams& params) noexcept {
+    const Result<Shape> expected = scatter_nd_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params);
+    if (!expected) return expected.status();
+    if (t.output().sizes != *expected)
+      return shape_error(name, t.output().name, *expected, t.output().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
+    return check_reduction(name, params.Reduction);
+  }
+
+  static Plan plan(const Operands& t, const ScatterNDParams& params) noexcept {
+    return nd_plan(name, flow, t, t.updates(), t.output(), static_cast<int>(params.InputDimensionCount),
                    static_cast<int>(params.IndicesDimensionCount), 0);
-  };
-  return run_scatter(op, input, indices, updates, output, params.Reduction, options, build);
-}
+  }
+};
 
 }  // namespace detail
 
 /// ScatterND over typed views. Returns the error instead of throwing; writes nothing on error.
 template <class In, class Idx, class Upd, class Out>
-Status try_scatter_nd(const TensorView<In>& input, const TensorView<Idx>& indices,
-                      const TensorView<Upd>& updates, const TensorView<Out>& output,
-                      const ScatterNDParams& params, const Options& options = {}) noexcept {
+Status try_scatter_nd(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Upd>& updates,
+                      const TensorView<Out>& output, const ScatterNDParams& params,
+                      const Options& options = {}) noexcept {
   detail::assert_scatter_types<In, Idx, Upd, Out>();
-  return detail::scatter_nd(detail::raw("InputTensor", input), detail::raw("IndicesTensor", indices),
-                            detail::raw("UpdatesTensor", updates), detail::raw("OutputTensor", output),
-                            params, options);
+  return detail::run_typed<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
 /// ScatterND over runtime descriptors (any data type × index type).
-inline Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
-                             const MutableTensorDesc& output, const ScatterNDParams& params,
-                             const Options& options = {}) noexcept {
-  constexpr const char* op = "ScatterND";
-  if (Status s = detail::check_desc(op, "InputTensor", input); !s) return s;
-  if (Status s = detail::check_desc(op, "IndicesTensor", indices); !s) return s;
-  if (Status s = detail::check_desc(op, "UpdatesTensor", updates); !s) return s;
-  if (Status s = detail::check_desc(op, "OutputTensor", output); !s) return s;
-  return detail::scatter_nd(detail::raw("InputTensor", input),
-                            detail::raw("IndicesTensor", indices),
-                            detail::raw("UpdatesTensor", updates),
-                            detail::raw("OutputTensor", output), params, options);
+template <int OnlyWhenCalled = 0>
+Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
+                      const MutableTensorDesc& output, const ScatterNDParams& params,
+                      const Options& options = {}) noexcept {
+  return detail::run_described<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

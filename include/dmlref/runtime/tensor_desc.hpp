@@ -34,15 +34,15 @@ namespace detail {
 template <class Pointer>
 DMLREF_NOINLINE Status desc_error(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
   if (desc.DimensionCount < 1 || desc.DimensionCount > max_dimension_count)
-    return Status(make_error(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
+    return error_status(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
                              ErrorValue::range(1, max_dimension_count),
-                             ErrorValue::of(static_cast<std::int64_t>(desc.DimensionCount))));
+                             ErrorValue::of(static_cast<std::int64_t>(desc.DimensionCount)));
   if (desc.Sizes == nullptr)
-    return Status(make_error(ErrorCode::null_pointer, op, name, "Sizes", -1,
-                             ErrorValue::of_text("DimensionCount sizes"), ErrorValue::of_text("null")));
-  return Status(make_error(ErrorCode::overflow, op, name, "TotalTensorSizeInBytes", -1,
+    return error_status(ErrorCode::null_pointer, op, name, "Sizes", -1,
+                             ErrorValue::of_text("DimensionCount sizes"), ErrorValue::of_text("null"));
+  return error_status(ErrorCode::overflow, op, name, "TotalTensorSizeInBytes", -1,
                            ErrorValue::of_text("below 2^63"),
-                           ErrorValue::of_unsigned(desc.TotalTensorSizeInBytes)));
+                           ErrorValue::of_unsigned(desc.TotalTensorSizeInBytes));
 }
 
 /// The rules only a descriptor can break (a view cannot): DimensionCount 1..8, Sizes present,
@@ -56,9 +56,8 @@ DMLREF_ALWAYS_INLINE Status check_desc(const char* op, const char* name, const B
 }
 
 /// The RawTensor of a descriptor that passed check_desc(); strides left out are packed.
-/// Built as one aggregate, returned in place: a default-constructed RawTensor filled afterwards
-/// cost W8's descriptor call 40 ns more (zeroing 160 bytes takes `rep stos`, and the copies of
-/// freshly filled Shapes waited on store forwarding).
+/// Built as one aggregate and returned in place: filling a default-constructed one costs a
+/// zeroing and copies of its Shapes on every call.
 template <class Pointer>
 RawTensor raw(const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
   const std::size_t count = desc.DimensionCount;

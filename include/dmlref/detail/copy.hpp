@@ -1,0 +1,219 @@
+#ifndef DMLREF_DETAIL_COPY_HPP
+#define DMLREF_DETAIL_COPY_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../config.hpp"
+#include "plan.hpp"
+#include "strided.hpp"
+#include "walk.hpp"
+
+#if defined(__SSE2__) || defined(_M_X64)
+#  include <emmintrin.h>
+#  define DMLREF_HAS_STREAMING_STORES 1
+#else
+#  define DMLREF_HAS_STREAMING_STORES 0
+#endif
+
+// Block copiers (what one row moves) and the row copy loop. A copier is chosen once per call, so
+// the row loop inlines it. Copies move raw bytes of the element width: bit-exact for every type.
+
+namespace dmlref::detail {
+
+/// Bytes of each row one tile pass moves (tiled.hpp), and the shortest run a scatter streams.
+inline constexpr std::int64_t kTileBytes = 256;
+/// Outputs at least this large are written with streaming stores: smaller ones stay in the
+/// caches, where streaming would only evict them.
+inline constexpr std::int64_t kStreamBytes = 4 * 1024 * 1024;
+
+template <bool Write>
+inline void prefetch_line(const unsigned char* at) noexcept {
+  if (Write) DMLREF_PREFETCH_WRITE(at); else DMLREF_PREFETCH(at);
+}
+
+/// `count` elements of W bytes, `from_stride` and `to_stride` elements apart.
+template <std::size_t W>
+void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned char* src, std::int64_t from_stride,
+                   std::int64_t count) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  for (std::int64_t i = 0; i < count; ++i, dst += to_stride * w, src += from_stride * w) std::memcpy(dst, src, W);
+}
+
+/// The same for an element width of 1, 2, 4 or 8 bytes known at run time: a switch per call, not
+/// per element, and no copy loop per width elsewhere.
+inline void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned char* src,
+                          std::int64_t from_stride, std::int64_t count, std::size_t w) noexcept {
+  switch (w) {
+    case 1: return copy_elements<1>(dst, to_stride, src, from_stride, count);
+    case 2: return copy_elements<2>(dst, to_stride, src, from_stride, count);
+    case 4: return copy_elements<4>(dst, to_stride, src, from_stride, count);
+    default: return copy_elements<8>(dst, to_stride, src, from_stride, count);
+  }
+}
+
+/// Copies `bytes` (a multiple of 64) to a 64-byte aligned `dst`, bypassing the caches where the
+/// target can: a plain store would first read each line it overwrites.
+inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size_t bytes) noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  for (std::size_t b = 0; b < bytes; b += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b)));
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+/// Orders streaming stores before whatever follows (another thread may read the output next).
+inline void stream_fence() noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  _mm_sfence();
+#endif
+}
+
+/// Copies a run whose whole cache lines are streamed (stream_lines) and the partial lines at
+/// either end copied plainly. For a scatter's long rows at random places of a large output.
+inline void stream_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
+  std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
+  if (head > length) head = length;
+  const std::size_t lines = (length - head) / 64 * 64;
+  std::memcpy(dst, src, head);
+  stream_lines(dst + head, src + head, lines);
+  std::memcpy(dst + head + lines, src + head + lines, length - head - lines);
+}
+
+// Block copiers: what one row moves. Each has copy(dst, src) and prefetch<Write>(block), which
+// readies the block's first lines; copy_batched prefetches a batch of rows before copying it.
+
+/// One element (GatherElements, Scatter, Gather on the last axis when not staged).
+struct CopyElement {
+  std::size_t w;
+  void copy(unsigned char* dst, const unsigned char* src) const noexcept {
+    switch (w) {  // a well-predicted branch: the element's own copy is a cache miss
+      case 1: return static_cast<void>(std::memcpy(dst, src, 1));
+      case 2: return static_cast<void>(std::memcpy(dst, src, 2));
+      case 4: return static_cast<void>(std::memcpy(dst, src, 4));
+      default: return static_cast<void>(std::memcpy(dst, src, 8));
+    }
+  }
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept { prefetch_line<Write>(block); }
+};
+
+/// One contiguous run (row gathers, ND blocks).
+struct CopyRun {
+  std::size_t length;
+  void copy(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, length); }
+  /// The first 8 lines, and of the next page when the run reaches into it: the hardware
+  /// prefetcher follows a run from there, but never across a 4 KiB page.
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    for (std::size_t b = 0; b < length && b < 512; b += 64) prefetch_line<Write>(block + b);
+    const std::size_t next_page = 4096 - reinterpret_cast<std::uintptr_t>(block) % 4096;
+    for (std::size_t b = next_page; b < length && b < next_page + 512; b += 64) prefetch_line<Write>(block + b);
+  }
+};
+
+/// Runs this long and longer are prefetched a batch ahead; for shorter ones prefetching cost more
+/// than it saved (docs/performance.md, "What makes it fast").
+inline constexpr std::size_t kPrefetchRunBytes = 4096;
+
+/// `count` elements, strided on both sides (one tile of a far-strided block, see tiled.hpp).
+struct CopyStrided {
+  std::int64_t count, from_stride, to_stride;
+  std::size_t w;
+  void copy(unsigned char* dst, const unsigned char* src) const noexcept {
+    copy_elements(dst, to_stride, src, from_stride, count, w);
+  }
+  /// Every element: each sits on a line of its own.
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept {
+    const std::int64_t step = (Write ? to_stride : from_stride) * static_cast<std::int64_t>(w);
+    for (std::int64_t i = 0; i < count; ++i) prefetch_line<Write>(block + i * step);
+  }
+};
+
+/// Any strided block (dims from outermost to innermost).
+struct CopyBlock {
+  const BlockDim* dims;
+  int rank;
+  std::size_t w;
+  void copy(unsigned char* dst, const unsigned char* src) const noexcept {
+    const std::int64_t bytes = static_cast<std::int64_t>(w);
+    const BlockDim& inner = dims[rank - 1];
+    const bool contiguous = inner.stride[kFrom] == 1 && inner.stride[kTo] == 1;
+    Odometer<kBlockTensors> line(dims, rank - 1);
+    do {
+      const unsigned char* const from = src + line.offset[kFrom] * bytes;
+      unsigned char* const to = dst + line.offset[kTo] * bytes;
+      if (contiguous) std::memcpy(to, from, static_cast<std::size_t>(inner.size) * w);
+      else copy_elements(to, inner.stride[kTo], from, inner.stride[kFrom], inner.size, w);
+    } while (line.next());
+  }
+  template <bool Write>
+  void prefetch(const unsigned char* block) const noexcept { prefetch_line<Write>(block); }
+};
+
+/// Copies one block of w-byte elements (the rank-0 block is one element).
+inline void copy_block(unsigned char* dst, const unsigned char* src, const BlockDim* dims, int rank, std::size_t w) noexcept {
+  if (rank == 0) return CopyElement{w}.copy(dst, src);
+  if (rank == 1 && dims[0].stride[kFrom] == 1 && dims[0].stride[kTo] == 1)
+    return CopyRun{static_cast<std::size_t>(dims[0].size) * w}.copy(dst, src);
+  CopyBlock{dims, rank, w}.copy(dst, src);
+}
+
+/// Copies rows [begin, end) with `copy` in batches, one batch behind the walk: each batch's blocks
+/// are prefetched while the previous batch is copied, so random rows do not wait for memory one
+/// after another. A scatter copies only the rows whose target lies in `range`.
+template <Flow F, class Copy>
+void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, const Copy& copy,
+                  RowWalker walk) noexcept {
+  constexpr bool gather = F == Flow::gather;
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  unsigned char* const dense = p.dense;
+  unsigned char* const indexed = p.indexed;
+  std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
+  int pending = 0;
+  auto flush = [&] {
+    for (int k = 0; k < pending; ++k) {
+      if (gather) copy.copy(dense + pending_dense[k] * w, indexed + pending_indexed[k] * w);
+      else copy.copy(indexed + pending_indexed[k] * w, dense + pending_dense[k] * w);
+    }
+  };
+  auto take = [&](const RowBatch& batch) {
+    for (int k = 0; k < batch.count; ++k) copy.template prefetch<!gather>(indexed + batch.indexed[k] * w);
+    flush();
+    std::memcpy(pending_dense, batch.dense, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
+    std::memcpy(pending_indexed, batch.indexed, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
+    pending = batch.count;
+  };
+  walk(p, begin, end, range, sink_of(take));
+  flush();
+}
+
+/// Copies rows [begin, end) that are contiguous runs of `length` bytes as the walk yields them,
+/// streamed (stream_run) when `stream`. A scatter copies only the rows whose target lies in `range`.
+template <Flow F, class I>
+void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, std::size_t length,
+               bool stream) noexcept {
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  unsigned char* const dense = p.dense;
+  unsigned char* const indexed = p.indexed;
+  // Captured by value: the copy is an opaque call, after which captures by reference would be
+  // reloaded, per row.
+  if constexpr (F == Flow::gather) {
+    for_each_row<I>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
+      std::memcpy(dense + d * w, indexed + y * w, length);
+    });
+  } else {
+    for_each_row<I>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
+      if (a < range.lo || a >= range.hi) return;
+      if (stream) stream_run(indexed + y * w, dense + d * w, length);
+      else std::memcpy(indexed + y * w, dense + d * w, length);
+    });
+  }
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_COPY_HPP

@@ -1,0 +1,178 @@
+#ifndef DMLREF_DETAIL_EXECUTE_HPP
+#define DMLREF_DETAIL_EXECUTE_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "../executor.hpp"
+#include "../options.hpp"
+#include "copy.hpp"
+#include "plan.hpp"
+#include "staged.hpp"
+#include "strided.hpp"
+#include "tiled.hpp"
+#include "walk.hpp"
+
+// Running a checked plan: the kernel that moves one share of its rows, and how a call splits into
+// shares over Options::threads.
+
+namespace dmlref::detail {
+
+/// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
+/// few cache lines at least, more than kStreamBytes of them, into an output with that much room
+/// for them (a smaller output stays in the caches, where streaming would only evict it).
+inline bool streams_rows(const Plan& p, const Share& s) noexcept {
+  if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
+  const std::int64_t length = p.block_elements() * static_cast<std::int64_t>(p.element_size);
+  if (length < kTileBytes) return false;
+  std::int64_t targets = 1;  // rows the output holds: the tuple's and the batch dimensions' sizes
+  for (int t = 0; t < p.tuple_length; ++t) targets *= p.tuple[t].size;
+  for (int d = 0; d < p.loop_rank; ++d)
+    if (p.loop[d].stride[kIndexed] != 0) targets *= p.loop[d].size;
+  const std::int64_t rows = s.end - s.begin;
+  return (rows < targets ? rows : targets) >= kStreamBytes / length;
+}
+
+/// The kernel of one flow, element width and index type: picks the layout's copy strategy. Only
+/// staged lines need the element width at compile time; the other strategies take it at run time.
+template <Flow F, std::size_t W, class I>
+void run_share(const Share& s) noexcept {
+  const Plan& p = *s.plan;
+  if (stageable(p)) return copy_staged_rows<F, W, I>(p, s.begin, s.end, s.scratch);
+  const RowWalker walk = &walk_rows<I>;
+  if (tiled(p)) {
+    if constexpr (F == Flow::gather)
+      if (s.scratch && gather_tiles_in_input_order<I>(p, s.begin, s.end)) return;
+    return copy_tiles<F>(p, s.begin, s.end, s.range, walk);
+  }
+  if (p.block_rank == 0) return copy_batched<F>(p, s.begin, s.end, s.range, CopyElement{W}, walk);
+  if (p.block_rank == 1 && p.block[0].stride[kFrom] == 1 && p.block[0].stride[kTo] == 1) {
+    const auto length = static_cast<std::size_t>(p.block[0].size) * W;
+    const bool stream = F == Flow::scatter && streams_rows(p, s);
+    if (length >= kPrefetchRunBytes && s.end - s.begin > kRowBatch && !stream)
+      return copy_batched<F>(p, s.begin, s.end, s.range, CopyRun{length}, walk);
+    copy_runs<F, I>(p, s.begin, s.end, s.range, length, stream);
+    if (stream) stream_fence();
+    return;
+  }
+  copy_batched<F>(p, s.begin, s.end, s.range, CopyBlock{p.block, p.block_rank, W}, walk);
+}
+
+/// A scatter with a reduction: every update element combined into its output element, in order.
+template <class I>
+void run_reduction_share(const Share& s) noexcept {
+  const Plan& p = *s.plan;
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const CombineFn combine = p.combine;
+  auto take = [&](const RowBatch& batch) {
+    for (int k = 0; k < batch.count; ++k) {
+      unsigned char* const out = p.indexed + batch.indexed[k] * w;
+      const unsigned char* const update = p.dense + batch.dense[k] * w;
+      for_each_offset(p.block, p.block_rank, [&](const std::int64_t* offset) {
+        combine(out + offset[kTo] * w, update + offset[kFrom] * w);
+      });
+    }
+  };
+  walk_rows<I>(p, s.begin, s.end, s.range, sink_of(take));
+}
+
+using Runner = void (*)(const Share&) noexcept;
+
+inline constexpr std::int64_t kMinShareBytes = 256 * 1024;
+inline constexpr int kMaxShares = 64;
+
+/// How many shares `bytes` of work split into (1: run it on the caller), and the executor that
+/// runs them: work under 2 x kMinShareBytes is never split.
+inline int plan_shares(std::int64_t bytes, const Options& options, Executor*& executor) noexcept {
+  if (options.threads <= 1 || bytes < 2 * kMinShareBytes) return 1;
+  executor = options.executor != nullptr ? options.executor : &default_thread_pool();
+  std::int64_t limit = options.threads;
+  if (executor->concurrency() < limit) limit = executor->concurrency();
+  if (bytes / kMinShareBytes < limit) limit = bytes / kMinShareBytes;
+  if (limit > kMaxShares) limit = kMaxShares;
+  return static_cast<int>(limit);
+}
+
+/// Runs `count` tasks on the executor; task i is fn(i).
+template <class Fn>
+void run_on(Executor& executor, int count, const Fn& fn) noexcept {
+  executor.run(count, [](void* context, int i) noexcept { (*static_cast<const Fn*>(context))(i); },
+               const_cast<void*>(static_cast<const void*>(&fn)));
+}
+
+/// Splits the plan's rows into shares. Gathers split their rows anywhere. A scatter must not let
+/// two threads write one element, and must keep the sequential winner of colliding updates: it
+/// splits at outer lines when those address disjoint outputs, and otherwise gives each share a
+/// range of the first tuple coordinate (every share walks every row, in order, and writes only
+/// its range). Returns the number of shares.
+inline int split_shares(const Plan& p, int shares, bool scratch, Share* list) noexcept {
+  const std::int64_t rows = p.row_count();
+  const std::int64_t lines = rows / p.inner_size();
+  bool lines_disjoint = true;  // do different outer lines write different elements?
+  for (int d = 0; d + 1 < p.loop_rank; ++d) lines_disjoint = lines_disjoint && p.loop[d].stride[kIndexed] != 0;
+  if (p.flow == Flow::gather) {
+    if (rows < shares) shares = static_cast<int>(rows);
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, rows * i / shares, rows * (i + 1) / shares, TargetRange{}, scratch};
+  } else if (lines_disjoint && lines >= shares) {
+    const std::int64_t line = p.inner_size();  // whole lines: no two shares write one element
+    for (int i = 0; i < shares; ++i)
+      list[i] = Share{&p, lines * i / shares * line, lines * (i + 1) / shares * line, TargetRange{}, scratch};
+  } else if (!stageable(p)) {
+    const std::int64_t n = p.tuple[0].size;
+    if (n < shares) shares = static_cast<int>(n);
+    for (int i = 0; i < shares; ++i) list[i] = Share{&p, 0, rows, TargetRange{n * i / shares, n * (i + 1) / shares}, scratch};
+  } else {
+    shares = 1;  // staged lines that share an output line: sequential
+    list[0] = Share{&p, 0, rows, TargetRange{}, scratch};
+  }
+  return shares;
+}
+
+/// Runs the plan with `runner`, on up to Options::threads threads.
+inline void execute(const Plan& p, const Options& options, Runner runner) noexcept {
+  const bool scratch = options.allow_scratch;
+  const std::int64_t rows = p.row_count();
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const std::int64_t bytes = stageable(p) ? rows / p.inner_size() * (p.tuple[0].size + p.inner_size()) * w
+                                          : rows * p.block_elements() * w;
+  Executor* executor = nullptr;
+  const int wanted = plan_shares(bytes, options, executor);
+  if (wanted <= 1) return runner(Share{&p, 0, rows, TargetRange{}, scratch});
+  Share list[kMaxShares];
+  const int shares = split_shares(p, wanted, scratch, list);
+  if (shares <= 1) return runner(list[0]);
+  run_on(*executor, shares, [&](int i) { runner(list[i]); });
+}
+
+/// Copies `src` to `dst` (same sizes); a large copy splits its outermost dimension over
+/// Options::threads.
+inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Options& options) noexcept {
+  BlockDim dims[max_dimension_count];
+  int rank = 0;
+  std::int64_t elements = 1;
+  for (int d = 0; d < dst.sizes.rank(); ++d) {
+    elements *= dst.sizes[d];
+    if (dst.sizes[d] != 1) dims[rank++] = {dst.sizes[d], {src.strides[d], dst.strides[d]}};
+  }
+  rank = coalesce(dims, rank);
+  const std::size_t width = element_size(dst.type);
+  const auto w = static_cast<std::int64_t>(width);
+  Executor* executor = nullptr;
+  int shares = rank > 0 ? plan_shares(elements * w, options, executor) : 1;
+  if (rank > 0 && shares > dims[0].size) shares = static_cast<int>(dims[0].size);
+  if (shares <= 1) return copy_block(dst.data, src.data, dims, rank, width);
+  // Share i copies rows [first, last) of the outermost dimension.
+  run_on(*executor, shares, [&](int i) {
+    BlockDim part[max_dimension_count];
+    std::copy(dims, dims + rank, part);
+    const std::int64_t first = dims[0].size * i / shares;
+    part[0].size = dims[0].size * (i + 1) / shares - first;
+    copy_block(dst.data + first * dims[0].stride[kTo] * w, src.data + first * dims[0].stride[kFrom] * w, part, rank,
+               width);
+  });
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_EXECUTE_HPP

@@ -1,0 +1,164 @@
+#ifndef DMLREF_DETAIL_INDEX_CHECK_HPP
+#define DMLREF_DETAIL_INDEX_CHECK_HPP
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../status.hpp"
+#include "indices.hpp"
+#include "plan.hpp"
+#include "strided.hpp"
+
+// The check of every IndicesTensor value against the dimension it addresses, before anything is
+// written (IndexPolicy::error). A branch-free scan says whether all values are in range; only
+// when one is not does an exact walk find the first bad value in row-major order.
+
+namespace dmlref::detail {
+
+/// v shifted so that "in range of n" is one unsigned comparison with range_limit(n): a signed
+/// v is in [-n, n) exactly when v + n, taken modulo 2^64, is below 2n (n < 2^63).
+template <class I>
+inline std::uint64_t shifted_index(I v, std::uint64_t n) noexcept {
+  if constexpr (std::is_signed_v<I>) return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)) + n;
+  return static_cast<std::uint64_t>(v);
+}
+template <class I>
+constexpr std::uint64_t range_limit(std::uint64_t n) noexcept {
+  return std::is_signed_v<I> ? 2 * n : n;
+}
+
+/// How far ahead a sequential pass over IndicesTensor prefetches: the hardware prefetcher runs
+/// too short a distance ahead for loops this fast (docs/performance.md, "What makes it fast").
+inline constexpr std::uintptr_t kIndexPrefetchBytes = 4096;
+
+/// Prefetches the cache line `bytes` past `at`. That address may lie past the end of the buffer
+/// (a prefetch never faults), so it is formed as an integer, not by pointer arithmetic.
+inline void prefetch_ahead(const unsigned char* at, std::uintptr_t bytes) noexcept {
+  DMLREF_PREFETCH(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + bytes));
+}
+
+/// For u = shifted_index(v, n) and last = range_limit(n) - 1 < 2^63: the top bit of the result
+/// is set exactly when v is out of range. Plain adds, subtracts and ors: a scan over many values
+/// has no branch and no compare, and vectorizes even on baseline SSE2.
+template <class I>
+inline std::uint64_t range_bits(const unsigned char* at, std::uint64_t n, std::uint64_t last) noexcept {
+  I v;
+  std::memcpy(&v, at, sizeof(I));
+  const std::uint64_t u = shifted_index(v, n);
+  return u | (last - u);
+}
+
+/// A step of sizeof(I) bytes known at compile time: the packed case, scanned a cache line at a time.
+template <class I>
+using PackedStep = std::integral_constant<std::int64_t, sizeof(I)>;
+
+/// True when the `count` values `step` bytes apart from `at` are all in range of n; false also
+/// when n is too large for range_bits() (then the exact check decides).
+template <class I, class Step>
+bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::uint64_t n) noexcept {
+  const std::uint64_t limit = range_limit<I>(n);
+  if (limit > std::uint64_t{1} << 63) return false;
+  const std::uint64_t last = limit - 1;
+  std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;  // four chains: no add waits on the one before
+  auto four = [&](const unsigned char* q) {
+    a0 |= range_bits<I>(q, n, last);
+    a1 |= range_bits<I>(q + step, n, last);
+    a2 |= range_bits<I>(q + 2 * step, n, last);
+    a3 |= range_bits<I>(q + 3 * step, n, last);
+  };
+  std::int64_t i = 0;
+  if constexpr (std::is_same_v<Step, PackedStep<I>>) {
+    constexpr std::int64_t per_line = 64 / sizeof(I);  // a multiple of 4
+    for (; i + per_line <= count; i += per_line) {
+      prefetch_ahead(at, kIndexPrefetchBytes);
+      for (std::int64_t k = 0; k < per_line; k += 4, at += 4 * step) four(at);
+    }
+  }
+  for (; i + 4 <= count; i += 4, at += 4 * step) four(at);
+  for (; i < count; ++i, at += step) a0 |= range_bits<I>(at, n, last);
+  return ((a0 | a1 | a2 | a3) >> 63) == 0;
+}
+
+/// True when every value of IndicesTensor is in range: whole lines at once, without locating the
+/// first bad value. A tuple dimension (ND operators) is walked inside each line, with the bound
+/// of each coordinate.
+template <class I>
+bool all_indices_in_range(const Plan& p) noexcept {
+  const IndicesLayout& layout = p.index_tensor;
+  const RawTensor& t = *layout.tensor;
+  if (layout.packed && !layout.last_dimension_is_tuple)
+    return line_in_range<I>(p.indices, layout.elements, PackedStep<I>{}, static_cast<std::uint64_t>(p.tuple[0].size));
+  const int last = t.sizes.rank() - 1;
+  const int K = layout.last_dimension_is_tuple ? static_cast<int>(t.sizes[last]) : 1;
+  const std::int64_t tuple_stride = K > 1 ? t.strides[last] : 0;
+  Dim<1> dims[max_dimension_count];
+  int rank = 0;
+  for (int d = 0; d < (layout.last_dimension_is_tuple ? last : last + 1); ++d)
+    if (t.sizes[d] != 1) dims[rank++] = {t.sizes[d], {t.strides[d]}};
+  rank = coalesce(dims, rank);
+  // The innermost dimension is scanned as a line; the odometer walks the others.
+  const std::int64_t count = rank > 0 ? dims[rank - 1].size : 1;
+  const std::int64_t stride = rank > 0 ? dims[rank - 1].stride[0] : 0;
+  Odometer<1> line(dims, rank > 0 ? rank - 1 : 0);
+  do {
+    for (int k = 0; k < K; ++k) {
+      const unsigned char* const first = p.indices + (line.offset[0] + k * tuple_stride) * std::int64_t{sizeof(I)};
+      const std::uint64_t n = static_cast<std::uint64_t>(p.tuple[k].size);
+      const bool in_range = stride == 1 ? line_in_range<I>(first, count, PackedStep<I>{}, n)
+                                        : line_in_range<I>(first, count, stride * std::int64_t{sizeof(I)}, n);
+      if (!in_range) return false;
+    }
+  } while (line.next());
+  return true;
+}
+
+/// The error for value v at `position` of IndicesTensor, addressing tuple entry `entry`.
+template <class I>
+DMLREF_NOINLINE Status index_error(const Plan& p, I v, const Shape& position, const TupleEntry& entry) noexcept {
+  Error e;
+  e.code = ErrorCode::index_out_of_range;
+  e.op = p.op;
+  e.tensor = p.index_tensor.tensor->name;
+  e.field = "value";
+  e.actual = std::is_signed_v<I> ? ErrorValue::of(static_cast<std::int64_t>(v))
+                                 : ErrorValue::of_unsigned(static_cast<std::uint64_t>(v));
+  const std::int64_t n = entry.size;
+  e.expected = std::is_signed_v<I> ? ErrorValue::range(-n, n - 1) : ErrorValue::range(0, n - 1);
+  e.position = position;
+  e.target_tensor = p.indexed_name;
+  e.target_dimension = entry.target_dimension;
+  e.target_size = n;
+  return Status(e);
+}
+
+/// Checks every value of IndicesTensor, in row-major order; the first bad one is the error.
+template <class I>
+Status check_indices(const Plan& p) noexcept {
+  if (DMLREF_LIKELY(all_indices_in_range<I>(p))) return Status();
+  const RawTensor& t = *p.index_tensor.tensor;
+  const bool tuple = p.index_tensor.last_dimension_is_tuple;
+  const int last = t.sizes.rank() - 1;
+  Dim<1> dims[max_dimension_count];
+  for (int d = 0; d < last; ++d) dims[d] = {t.sizes[d], {t.strides[d]}};
+  // A size-1 dimension's stride is unconstrained: stepping past it could overflow.
+  const std::int64_t count = t.sizes[last], stride = count > 1 ? t.strides[last] : 0;
+  Odometer<1> line(dims, last);
+  do {
+    std::int64_t x = line.offset[0];
+    for (std::int64_t j = 0; j < count; ++j, x += stride) {
+      const TupleEntry& entry = p.tuple[tuple ? j : 0];
+      const I v = load_index<I>(p.indices, x);
+      if (DMLREF_LIKELY(index_in_range(v, entry.size))) continue;
+      Shape position = Shape::from(line.coord, static_cast<std::size_t>(last));
+      position.push_back(j);
+      return index_error(p, v, position, entry);
+    }
+  } while (line.next());
+  return Status();
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_INDEX_CHECK_HPP

@@ -1,0 +1,205 @@
+#ifndef DMLREF_DETAIL_OPERATOR_HPP
+#define DMLREF_DETAIL_OPERATOR_HPP
+
+#include <cstdint>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "../options.hpp"
+#include "../reduction.hpp"
+#include "../runtime/tensor_desc.hpp"
+#include "../status.hpp"
+#include "../tensor_view.hpp"
+#include "execute.hpp"
+#include "kernels.hpp"
+#include "plan.hpp"
+#include "staged.hpp"
+#include "tensor.hpp"
+#include "typed.hpp"
+
+// What every operator call does, written once: name the tensors, run the checks all operators
+// share, then the operator's own rules (an Operator below), then its flow with the kernels its
+// layer chose. Nothing is written until every check, every index value included, has passed.
+//
+// An Operator is a struct with
+//   name, flow, Params;
+//   static Status check(const Operands&, const Params&)  its attributes and shape rule;
+//   static Plan plan(const Operands&, const Params&)     the plan of a checked call.
+
+namespace dmlref::detail {
+
+/// The tensors of one call in DirectML's field order (InputTensor, IndicesTensor, then
+/// UpdatesTensor for a scatter, and OutputTensor), with what their layout checks derived.
+struct Operands {
+  int count = 0;
+  const RawTensor* tensor[4] = {};
+  Layout layout[4];
+
+  const RawTensor& input() const noexcept { return *tensor[0]; }
+  const RawTensor& indices() const noexcept { return *tensor[1]; }
+  const RawTensor& updates() const noexcept { return *tensor[2]; }
+  const RawTensor& output() const noexcept { return *tensor[count - 1]; }
+  int rank() const noexcept { return input().sizes.rank(); }
+};
+
+/// DirectML's name of tensor i of a call with `count` tensors.
+constexpr const char* field_name(int i, int count) noexcept {
+  return i == 0 ? "InputTensor" : i == 1 ? "IndicesTensor" : i == count - 1 ? "OutputTensor" : "UpdatesTensor";
+}
+
+/// The checks every call needs, in order: each tensor's layout (all share InputTensor's
+/// DimensionCount), then its type (IndicesTensor an index type, the others InputTensor's).
+DMLREF_ALWAYS_INLINE Status check_operands(const char* op, Operands& t) noexcept {
+  const int D = t.rank();
+  for (int i = 0; i < t.count; ++i) {
+    const Result<Layout> layout = check_layout(op, *t.tensor[i], D, i == t.count - 1);
+    if (!layout) return layout.status();
+    t.layout[i] = *layout;
+  }
+  for (int i = 0; i < t.count; ++i) {
+    if (i == 1) {
+      if (Status s = check_index_type(op, t.indices()); !s) return s;
+    } else if (Status s = check_data_type(op, *t.tensor[i], t.input()); !s) {
+      return s;
+    }
+  }
+  return Status();
+}
+
+/// A scatter may run in place: OutputTensor is InputTensor itself (same data, same strides).
+inline bool in_place(const Operands& t) noexcept {
+  return t.count == 4 && t.output().data == t.input().data && t.output().strides == t.input().strides;
+}
+
+/// OutputTensor must share no memory with an input, but for an in-place scatter's InputTensor.
+DMLREF_ALWAYS_INLINE Status check_overlaps(const char* op, const Operands& t) noexcept {
+  const int out = t.count - 1;
+  for (int i = in_place(t) ? 1 : 0; i < out; ++i)
+    if (Status s = check_no_overlap(op, t.output(), t.layout[out], *t.tensor[i], t.layout[i]); !s) return s;
+  return Status();
+}
+
+/// The part of a plan every operator fills alike: the tensors it copies between, and IndicesTensor
+/// with its layout. The operator adds the loops, the tuple and the block.
+inline Plan start_plan(const char* op, Flow flow, const Operands& t, const RawTensor& dense,
+                       const RawTensor& indexed, bool last_dimension_is_tuple = false) noexcept {
+  Plan plan;
+  plan.op = op;
+  plan.flow = flow;
+  plan.element_size = element_size(t.input().type);
+  plan.dense = dense.data;
+  plan.indexed = indexed.data;
+  plan.indices = t.indices().data;
+  plan.index_tensor = {&t.indices(), t.layout[1].elements, t.layout[1].packed, last_dimension_is_tuple};
+  plan.indexed_name = indexed.name;
+  return plan;
+}
+
+/// A scatter's Reduction must be one of the enumerators (an extension; DirectML's is none).
+inline Status check_reduction(const char* op, Reduction reduction) noexcept {
+  if (static_cast<unsigned>(reduction) <= static_cast<unsigned>(Reduction::min)) return Status();
+  return error_status(ErrorCode::invalid_attribute, op, "", "Reduction", -1,
+                           ErrorValue::of_text("none, add, mul, max or min"),
+                           ErrorValue::of(static_cast<std::int64_t>(reduction)));
+}
+
+/// A checked gather: every index value, then the copy.
+inline Status run_gather(const Plan& plan, const Options& options, const GatherKernels& kernels) noexcept {
+  if (options.index_policy == IndexPolicy::error)
+    if (Status s = kernels.check_indices(plan); !s) return s;
+  execute(plan, options, kernels.run);
+  return Status();
+}
+
+/// A checked scatter: every index value, the opt-in collision check (on the plan rebuilt over
+/// packed strides, whose offsets number the elements), the copy of InputTensor unless in place
+/// or fused into the scatter, then the updates.
+template <class Op>
+Status run_scatter(const Operands& t, const typename Op::Params& params, const Options& options,
+                   const ScatterKernels& kernels) noexcept {
+  const Reduction reduction = params.Reduction;
+  Plan plan = Op::plan(t, params);
+  if (reduction != Reduction::none) plan.combine = kernels.combine(t.input().type, reduction);
+  if (options.index_policy == IndexPolicy::error)
+    if (Status s = kernels.check_indices(plan); !s) return s;
+  // With a reduction, duplicate targets are legal and combine: nothing to check.
+  if (options.check_collisions && reduction == Reduction::none) {
+    RawTensor packed_updates = t.updates(), packed_output = t.output();
+    packed_updates.strides = packed_strides(packed_updates.sizes);
+    packed_output.strides = packed_strides(packed_output.sizes);
+    Operands packed = t;
+    packed.tensor[2] = &packed_updates;
+    packed.tensor[3] = &packed_output;
+    if (Status s = kernels.find_collision(Op::plan(packed, params), t.updates().sizes, t.output().sizes); !s)
+      return s;
+  }
+  if (!in_place(t) && !fuses_input_copy(plan)) copy_tensor(t.output(), t.input(), options);
+  execute(plan, options, reduction != Reduction::none ? kernels.reduce : kernels.run);
+  return Status();
+}
+
+/// A call of operator Op on these tensors (in field order) with these kernels.
+template <class Op>
+Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
+                    const KernelsOf<Op::flow>& kernels) noexcept {
+  if (Status s = check_operands(Op::name, t); !s) return s;
+  if (Status s = Op::check(t, params); !s) return s;
+  if (Status s = check_overlaps(Op::name, t); !s) return s;
+  if constexpr (Op::flow == Flow::gather) {
+    return run_gather(Op::plan(t, params), options, kernels);
+  } else {
+    return run_scatter<Op>(t, params, options, kernels);
+  }
+}
+
+/// Operands over `tensors`, named by field as they were made.
+template <std::size_t Count>
+Operands operands_of(const RawTensor (&tensors)[Count]) noexcept {
+  Operands t;
+  t.count = static_cast<int>(Count);
+  for (std::size_t k = 0; k < Count; ++k) t.tensor[k] = &tensors[k];
+  return t;
+}
+
+/// The typed layer's entry: views of the call's tensors in field order. The input's and the
+/// indices' element types choose the kernels at compile time.
+template <class Op, class In, class Idx, class... Views, std::size_t... K>
+Status run_typed(std::index_sequence<K...>, const typename Op::Params& params, const Options& options,
+                 const TensorView<In>& input, const TensorView<Idx>& indices, const Views&... views) noexcept {
+  constexpr int count = 2 + sizeof...(Views);
+  const RawTensor tensors[] = {raw(field_name(0, count), input), raw(field_name(1, count), indices),
+                               raw(field_name(2 + static_cast<int>(K), count), views)...};
+  Operands t = operands_of(tensors);
+  return run_operator<Op>(t, params, options, typed_kernels<Op::flow, std::remove_const_t<In>, std::remove_const_t<Idx>>());
+}
+
+template <class Op, class In, class Idx, class... Views>
+Status run_typed(const typename Op::Params& params, const Options& options, const TensorView<In>& input,
+                 const TensorView<Idx>& indices, const Views&... views) noexcept {
+  return run_typed<Op>(std::index_sequence_for<Views...>{}, params, options, input, indices, views...);
+}
+
+/// The dispatch layer's entry: descriptors of the call's tensors in field order. Their data and
+/// index types choose the kernels at run time.
+template <class Op, class... Descs, std::size_t... K>
+Status run_described(std::index_sequence<K...>, const typename Op::Params& params, const Options& options,
+                     const Descs&... descs) noexcept {
+  constexpr int count = sizeof...(Descs);
+  // Each descriptor's own rules come first; the first broken one, in field order, is the error.
+  Status checks[] = {check_desc(Op::name, field_name(static_cast<int>(K), count), descs)...};
+  for (Status& s : checks)
+    if (!s) return std::move(s);
+  const RawTensor tensors[] = {raw(field_name(static_cast<int>(K), count), descs)...};
+  Operands t = operands_of(tensors);
+  return run_operator<Op>(t, params, options, runtime_kernels<Op::flow>(tensors[0].type, tensors[1].type));
+}
+
+template <class Op, class... Descs>
+Status run_described(const typename Op::Params& params, const Options& options, const Descs&... descs) noexcept {
+  return run_described<Op>(std::index_sequence_for<Descs...>{}, params, options, descs...);
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_OPERATOR_HPP

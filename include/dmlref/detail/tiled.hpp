@@ -1,0 +1,108 @@
+#ifndef DMLREF_DETAIL_TILED_HPP
+#define DMLREF_DETAIL_TILED_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "copy.hpp"
+#include "plan.hpp"
+#include "scratch.hpp"
+#include "walk.hpp"
+
+// Far-strided blocks (a transposed input, say): copied row by row, every element of such a block
+// would cost a cache line and a TLB entry of its own. These layouts move a tile of the block for
+// all rows before the next tile, so each pass reuses the lines and pages the previous rows read.
+
+namespace dmlref::detail {
+
+/// A one-dimensional block whose indexed side is far-strided.
+inline bool tiled(const Plan& p) noexcept {
+  if (p.combine != nullptr || p.block_rank != 1) return false;
+  const BlockDim& b = p.block[0];
+  const std::int64_t far = p.flow == Flow::gather ? b.stride[kFrom] : b.stride[kTo];
+  return far >= 64 && b.size > 1;
+}
+
+/// A row of gather_tiles_in_input_order: its offsets in the input and the output.
+struct TileRow {
+  std::int64_t indexed, dense;
+};
+
+struct ByInputOffset {
+  bool operator()(const TileRow& x, const TileRow& y) const noexcept { return x.indexed < y.indexed; }
+};
+
+/// A gather's rows [begin, end) with a far-strided block: for each tile of the block (kTileBytes
+/// of each output row), the rows run in order of their input offset, so the tile's input lines
+/// are read in ascending order, one stream per element of the tile; and each row's tile is
+/// assembled in a buffer and written whole, with streaming stores when the output is too large
+/// for the caches to keep between tiles and its rows share one alignment. False, having done
+/// nothing, when there is no memory for the sorted list of rows.
+template <class I>
+bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+  static_assert(sizeof(I) > 0, "a template, so that only a program whose kernels use it compiles the sort");
+  const std::int64_t n = end - begin;
+  const Scratch<TileRow> rows(static_cast<std::size_t>(n), false);
+  if (!rows) return false;
+  const std::size_t width = p.element_size;
+  const std::int64_t w = static_cast<std::int64_t>(width);
+  const BlockDim b = p.block[0];
+  std::int64_t k = 0;
+  auto collect = [&](const RowBatch& batch) {
+    for (int i = 0; i < batch.count; ++i) rows[k++] = {batch.indexed[i], batch.dense[i]};
+  };
+  walk_rows<I>(p, begin, end, TargetRange{}, sink_of(collect));
+  std::int64_t misaligned = 0;  // do the rows' tiles start at different offsets in a cache line?
+  for (std::int64_t r = 1; r < n; ++r) misaligned |= (rows[r].dense - rows[0].dense) * w;
+  std::sort(rows.get(), rows.get() + n, ByInputOffset{});
+
+  const std::int64_t tile = kTileBytes / w;
+  // Streaming: the first tile is cut short so that the others start on a cache line.
+  const auto line_offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(p.dense + rows[0].dense * w) % 64);
+  const bool stream = DMLREF_HAS_STREAMING_STORES && b.stride[kTo] == 1 && (misaligned & 63) == 0 &&
+                      line_offset % w == 0 && n * b.size * w >= kStreamBytes;
+  const std::int64_t head = stream ? std::min((64 - line_offset) % 64 / w, b.size) : 0;
+  alignas(64) unsigned char buffer[kTileBytes];
+  for (std::int64_t j = 0; j < b.size;) {
+    const std::int64_t count = j == 0 && head > 0 ? head : (b.size - j < tile ? b.size - j : tile);
+    const unsigned char* const from = p.indexed + j * b.stride[kFrom] * w;
+    unsigned char* const to = p.dense + j * b.stride[kTo] * w;
+    for (std::int64_t r = 0; r < n; ++r) {
+      unsigned char* const dst = to + rows[r].dense * w;
+      copy_elements(buffer, 1, from + rows[r].indexed * w, b.stride[kFrom], count, width);
+      if (stream && count == tile) stream_lines(dst, buffer, static_cast<std::size_t>(kTileBytes));
+      else if (b.stride[kTo] == 1) std::memcpy(dst, buffer, static_cast<std::size_t>(count * w));
+      else copy_elements(dst, b.stride[kTo], buffer, 1, count, width);
+    }
+    j += count;
+  }
+  if (stream) stream_fence();
+  return true;
+}
+
+/// Rows [begin, end) with a far-strided block, a tile of one cache line of the block at a time
+/// (rows inside). Every element belongs to one tile, and rows keep their order within it, so a
+/// scatter's last writer is unchanged.
+template <Flow F>
+void copy_tiles(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, RowWalker walk) noexcept {
+  constexpr bool gather = F == Flow::gather;
+  const BlockDim b = p.block[0];
+  const std::size_t width = p.element_size;
+  const std::int64_t w = static_cast<std::int64_t>(width);
+  const std::int64_t tile = w >= 64 ? 1 : 64 / w;
+  const std::int64_t indexed_stride = gather ? b.stride[kFrom] : b.stride[kTo];
+  const std::int64_t dense_stride = gather ? b.stride[kTo] : b.stride[kFrom];
+  for (std::int64_t j = 0; j < b.size; j += tile) {
+    Plan shifted = p;
+    shifted.indexed += j * indexed_stride * w;
+    shifted.dense += j * dense_stride * w;
+    const std::int64_t count = b.size - j < tile ? b.size - j : tile;
+    copy_batched<F>(shifted, begin, end, range, CopyStrided{count, b.stride[kFrom], b.stride[kTo], width}, walk);
+  }
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_TILED_HPP
