@@ -104,53 +104,70 @@ inline Status check_reduction(const char* op, Reduction reduction) noexcept {
                            ErrorValue::of(static_cast<std::int64_t>(reduction)));
 }
 
-/// A checked gather: every index value, then the copy.
-inline Status run_gather(const Plan& plan, const Options& options, const GatherKernels& kernels) noexcept {
-  if (options.index_policy == IndexPolicy::error)
-    if (Status s = kernels.check_indices(plan); !s) return s;
-  execute(plan, options, kernels.run);
-  return Status();
-}
-
-/// A checked scatter: every index value, the opt-in collision check (on the plan rebuilt over
-/// packed strides, whose offsets number the elements), the copy of InputTensor unless in place
-/// or fused into the scatter, then the updates.
+/// The checks of a call that read no index value, in order: each tensor's layout and type, the
+/// operator's attributes and shape rule, then overlaps.
 template <class Op>
-Status run_scatter(const Operands& t, const typename Op::Params& params, const Options& options,
-                   const ScatterKernels& kernels) noexcept {
-  const Reduction reduction = params.Reduction;
-  Plan plan = Op::plan(t, params);
-  if (reduction != Reduction::none) plan.combine = kernels.combine(t.input().type, reduction);
-  if (options.index_policy == IndexPolicy::error)
-    if (Status s = kernels.check_indices(plan); !s) return s;
-  // With a reduction, duplicate targets are legal and combine: nothing to check.
-  if (options.check_collisions && reduction == Reduction::none) {
-    RawTensor packed_updates = t.updates(), packed_output = t.output();
-    packed_updates.strides = packed_strides(packed_updates.sizes);
-    packed_output.strides = packed_strides(packed_output.sizes);
-    Operands packed = t;
-    packed.tensor[2] = &packed_updates;
-    packed.tensor[3] = &packed_output;
-    if (Status s = kernels.find_collision(Op::plan(packed, params), t.updates().sizes, t.output().sizes); !s)
-      return s;
-  }
-  if (!in_place(t) && !fuses_input_copy(plan)) copy_tensor(t.output(), t.input(), options);
-  execute(plan, options, reduction != Reduction::none ? kernels.reduce : kernels.run);
-  return Status();
-}
-
-/// A call of operator Op on these tensors (in field order) with these kernels.
-template <class Op>
-Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
-                    const KernelsOf<Op::flow>& kernels) noexcept {
+Status check_shapes(Operands& t, const typename Op::Params& params) noexcept {
   if (Status s = check_operands(Op::name, t); !s) return s;
   if (Status s = Op::check(t, params); !s) return s;
-  if (Status s = check_overlaps(Op::name, t); !s) return s;
-  if constexpr (Op::flow == Flow::gather) {
-    return run_gather(Op::plan(t, params), options, kernels);
-  } else {
-    return run_scatter<Op>(t, params, options, kernels);
+  return check_overlaps(Op::name, t);
+}
+
+/// The plan of a call that passed check_shapes, with a scatter's reduction.
+template <class Op, class Kernels>
+Plan make_plan(const Operands& t, const typename Op::Params& params, const Kernels& kernels) noexcept {
+  Plan plan = Op::plan(t, params);
+  if constexpr (Op::flow == Flow::scatter)
+    if (params.Reduction != Reduction::none) plan.combine = kernels.combine(t.input().type, params.Reduction);
+  return plan;
+}
+
+/// The checks on the plan: every index value (unless the policy clamps) and, for a scatter that
+/// asks for it, collisions, found on the plan rebuilt over packed strides, whose offsets number the
+/// elements. With a reduction, duplicate targets are legal: they combine.
+template <class Op, class Kernels>
+Status check_plan(const Operands& t, const typename Op::Params& params, const Options& options,
+                  const Kernels& kernels, const Plan& plan) noexcept {
+  if (options.index_policy == IndexPolicy::error)
+    if (Status s = kernels.check_indices(plan); !s) return s;
+  if constexpr (Op::flow == Flow::scatter) {
+    if (options.check_collisions && params.Reduction == Reduction::none) {
+      RawTensor packed_updates = t.updates(), packed_output = t.output();
+      packed_updates.strides = packed_strides(packed_updates.sizes);
+      packed_output.strides = packed_strides(packed_output.sizes);
+      Operands packed = t;
+      packed.tensor[2] = &packed_updates;
+      packed.tensor[3] = &packed_output;
+      return kernels.find_collision(Op::plan(packed, params), t.updates().sizes, t.output().sizes);
+    }
   }
+  return Status();
+}
+
+/// Every check of a call, without writing anything (what an operator call does before it writes).
+template <class Op, class Kernels>
+Status check_call(Operands& t, const typename Op::Params& params, const Options& options,
+                  const Kernels& kernels) noexcept {
+  if (Status s = check_shapes<Op>(t, params); !s) return s;
+  return check_plan<Op>(t, params, options, kernels, make_plan<Op>(t, params, kernels));
+}
+
+/// A call of operator Op on these tensors (in field order) with these kernels: every check, then
+/// for a scatter the copy of InputTensor (unless in place, or fused into the staged kernel), then
+/// the plan.
+template <class Op, class Kernels>
+Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
+                    const Kernels& kernels) noexcept {
+  if (Status s = check_shapes<Op>(t, params); !s) return s;
+  const Plan plan = make_plan<Op>(t, params, kernels);
+  if (Status s = check_plan<Op>(t, params, options, kernels, plan); !s) return s;
+  Runner runner = kernels.run;
+  if constexpr (Op::flow == Flow::scatter) {
+    if (!in_place(t) && !fuses_input_copy(plan)) copy_tensor(t.output(), t.input(), options);
+    if (params.Reduction != Reduction::none) runner = kernels.reduce;
+  }
+  execute(plan, options, runner);
+  return Status();
 }
 
 /// Operands over `tensors`, named by field as they were made.
