@@ -1,0 +1,2 @@
+function(dmlref_add_dxdispatch_tests tool_target)
+endfunction()
