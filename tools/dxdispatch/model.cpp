@@ -409,8 +409,6 @@ class Loader {
     for (auto it = resources.begin(); it != resources.end(); ++it) resource(it.key(), it.value());
     for (auto it = dispatchables.begin(); it != dispatchables.end(); ++it) dispatchable(it.key(), it.value());
     for (std::size_t i = 0; i < commands.size(); ++i) command(i, commands[i]);
-    for (std::size_t d = 0; d < model_.dispatchables.size(); ++d)
-      if (model_.dispatchables[d].supported) check_operator(model_.dispatchables[d]);
 
     if (!unsupported_.empty() && !options_.skip_unsupported) {
       std::string list;
@@ -572,8 +570,8 @@ class Loader {
     if (initial.is_string()) {
       if (initial.get_ref<const std::string&>() != "deferred")
         fail(ip, subject, "initialValues is a string only as \"deferred\", but is " + describe(initial));
-      r.deferred = true;
-      unsupported(ip, subject + " (\"deferred\", for ONNX dispatchables)");
+      r.unsupported = "\"deferred\" (for ONNX dispatchables)";
+      unsupported(ip, subject + " (" + r.unsupported + ")");
       model_.resources.push_back(std::move(r));
       return;
     }
@@ -597,7 +595,7 @@ class Loader {
         generated_values(r, initial, ip, subject, has_start);
       } else if (has_path) {
         file_values(r, initial, ip, subject);
-        if (r.deferred) {  // an image: unsupported
+        if (!r.unsupported.empty()) {
           model_.resources.push_back(std::move(r));
           return;
         }
@@ -715,8 +713,8 @@ class Loader {
     if (path.empty()) fail(pp, subject, "sourcePath must not be empty");
     const std::string ext = lowercase_extension(path);
     if (ext == ".png" || ext == ".jpg") {
-      r.deferred = true;
-      unsupported(pp, subject + " (an image file)");
+      r.unsupported = "an image file";
+      unsupported(pp, subject + " (" + r.unsupported + ")");
       return;
     }
     FileContents file;
@@ -842,6 +840,7 @@ class Loader {
         if (d.op == Operator::gather_nd1) d.batch_dimension_count = attribute("BatchDimensionCount");
         break;
     }
+    check_operator(d);
     if (d.tensors[kOutput]->owned_by_dml)
       fail(at(d.tensors[kOutput]->pointer, "Flags"), subject, "OutputTensor cannot be OWNED_BY_DML (the flag is for inputs only)");
 
@@ -1016,7 +1015,7 @@ class Loader {
     }
     b.resource = resource_index(name, name_pointer, subject, tensor_name + " is bound to");
     const Resource& r = model_.resources[b.resource];
-    if (r.deferred) return b;  // unsupported; the command is skipped or the model refused
+    if (!r.unsupported.empty()) return b;  // the command is skipped or the model refused
     if (element_size == 0) element_size = dmlref::element_size(r.type);
     if (element_size == 0 && element_offset != 0)
       fail(offset_pointer, subject, "elementOffset needs elementSizeInBytes: resource " + in_quotes(r.name) +
@@ -1072,8 +1071,8 @@ class Loader {
         c.verbose = verbose->get<bool>();
       }
       const Resource& r = model_.resources[c.resource];
-      if (r.deferred) {
-        skip(c, subject, "resource " + in_quotes(r.name) + " is not supported");
+      if (!r.unsupported.empty()) {
+        skip(c, subject, "resource " + in_quotes(r.name) + " is " + r.unsupported + ", which dmlref does not hold");
       } else if (r.type == DataType::UNKNOWN) {
         fail(at(c.pointer, "resource"), subject, "resource " + in_quotes(r.name) +
                                                      " has no initialValuesDataType (a list of typed values), so it cannot be printed");
@@ -1135,9 +1134,10 @@ class Loader {
         fail(at(bp, it.key()), subject, it.key() + " is OWNED_BY_DML: DirectML takes it once, from the dispatchable's own "
                                                    "bindings, and binding it at execution is an error");
       c.bindings[role] = binding(it.value(), at(bp, it.key()), subject, t, it.key());
-      if (model_.resources[c.bindings[role]->resource].deferred)
-        skip(c, subject, it.key() + " is bound to resource " + in_quotes(model_.resources[c.bindings[role]->resource].name) +
-                             ", which is not supported");
+      const Resource& r = model_.resources[c.bindings[role]->resource];
+      if (!r.unsupported.empty() && c.skipped.empty())
+        skip(c, subject, it.key() + " is bound to resource " + in_quotes(r.name) + ", " + r.unsupported +
+                             ", which dmlref does not hold");
     }
     for (int i = 0; i < kRoleCount; ++i) {
       const Role role = static_cast<Role>(i);
@@ -1165,12 +1165,12 @@ class Loader {
     }
     const Resource& r = model_.resources[c.resource];
     if (ext == ".png" || ext == ".jpg") {
-      unsupported(tp, subject + " (an image file)");
-      skip(c, subject, "image files are not supported");
+      unsupported(tp, "command " + std::to_string(c.index) + " (writeFile to an image file)");
+      skip(c, subject, "dmlref does not write image files");
       return;
     }
-    if (r.deferred) {
-      skip(c, subject, "resource " + in_quotes(r.name) + " is not supported");
+    if (!r.unsupported.empty()) {
+      skip(c, subject, "resource " + in_quotes(r.name) + " is " + r.unsupported + ", which dmlref does not hold");
       return;
     }
     if (!c.npy) return;
@@ -1218,15 +1218,16 @@ class Loader {
                      : d.op == Operator::scatter ? "Scatter"
                                                  : "ScatterND";
     const TensorDesc& input = *d.tensors[kInput];
-    auto type_error = [&](Role role, const std::string& expected) {
+    // Worded as the operators word them (docs/errors.md).
+    auto type_error = [&](Role role, const std::string& expected, const char* rule) {
       const TensorDesc& t = *d.tensors[role];
       fail(at(t.pointer, "DataType"), subject, std::string(op) + ": " + role_name(role) + ".DataType must be " + expected +
-                                                   ", but is " + dmlref::name(t.data_type));
+                                                   ", but is " + dmlref::name(t.data_type) + rule);
     };
-    if (!dmlref::is_index_type(d.tensors[kIndices]->data_type)) type_error(kIndices, "INT32, INT64, UINT32 or UINT64");
+    if (!dmlref::is_index_type(d.tensors[kIndices]->data_type)) type_error(kIndices, "INT32, INT64, UINT32 or UINT64", "");
     for (Role role : {kUpdates, kOutput})
       if (d.tensors[role] && d.tensors[role]->data_type != input.data_type)
-        type_error(role, std::string(dmlref::name(input.data_type)) + " (data tensors share InputTensor's DataType)");
+        type_error(role, dmlref::name(input.data_type), " (data tensors share InputTensor's DataType)");
 
     auto shape = [&](Role role) {
       const TensorDesc& t = *d.tensors[role];
@@ -1266,7 +1267,8 @@ class Loader {
       e.field = "Sizes";
       e.expected = dmlref::ErrorValue::of(*expected);
       e.actual = dmlref::ErrorValue::of(shape(kOutput));
-      e.rule = d.op == Operator::scatter || d.op == Operator::scatter_nd ? "OutputTensor has InputTensor's sizes" : "the shape rule";
+      const std::string rule = std::string("the ") + op + " shape rule";
+      e.rule = d.op == Operator::scatter || d.op == Operator::scatter_nd ? "OutputTensor has InputTensor's sizes" : rule.c_str();
       fail(at(d.tensors[kOutput]->pointer, "Sizes"), subject, e.message());
     }
   }

@@ -66,7 +66,9 @@ struct Resource {
   dmlref::DataType type = dmlref::DataType::UNKNOWN;
   std::vector<unsigned char> initial;  ///< the initial data, written at byte 0
   std::uint64_t size = 0;              ///< sizeInBytes (default: the initial data rounded up to 4)
-  bool deferred = false;               ///< "deferred" (ONNX only): skipped with --skip-unsupported
+  /// Why dmlref cannot hold it ("\"deferred\" (for ONNX dispatchables)", "an image file"); empty
+  /// for every buffer it can. Commands that use such a resource are skipped or the model refused.
+  std::string unsupported;
 };
 
 /// One dispatchable: a supported operator with its desc, or something dmlref does not run.

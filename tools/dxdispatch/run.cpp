@@ -39,7 +39,7 @@ class Runner {
     buffers_.resize(model_.resources.size());
     for (std::size_t i = 0; i < model_.resources.size(); ++i) {
       const Resource& r = model_.resources[i];
-      if (r.deferred) continue;
+      if (!r.unsupported.empty()) continue;
       if (!allocate(buffers_[i], r.size))
         return Diagnostic{r.pointer, "resource " + in_quotes(r.name) + ": cannot allocate its " + std::to_string(r.size) + " bytes"};
       std::memcpy(buffers_[i].data(), r.initial.data(), r.initial.size());
