@@ -99,7 +99,8 @@ void check_tensor(const TensorDesc& t, const std::string& where) {
     count *= static_cast<std::uint64_t>(t.sizes[d]);
   }
   if (t.strides.empty()) last = count - 1;
-  expect((last + 1) * dmlref::element_size(t.data_type) <= t.total_bytes, where + ": TotalTensorSizeInBytes below the extent");
+  expect((last + 1) * dmlref::element_size(t.data_type) <= t.total_bytes,
+         where + ": TotalTensorSizeInBytes below the extent");
   expect(t.total_bytes <= static_cast<std::uint64_t>(INT64_MAX), where + ": TotalTensorSizeInBytes above 2^63");
 }
 
@@ -114,7 +115,8 @@ void check_binding(const Model& m, const Binding& b, const TensorDesc& t, const 
 void check_model(const Model& m) {
   for (const Resource& r : m.resources) {
     if (!r.unsupported.empty()) continue;
-    expect(r.size >= r.initial.size() && !r.initial.empty(), "resource " + r.name + ": size below its data, or no data");
+    expect(r.size >= r.initial.size() && !r.initial.empty(),
+           "resource " + r.name + ": size below its data, or no data");
     expect(r.size <= kMaxResourceBytes, "resource " + r.name + ": larger than the cap");
   }
   for (const Dispatchable& d : m.dispatchables) {
@@ -125,7 +127,8 @@ void check_model(const Model& m) {
       expect(d.tensors[i].has_value() == has_role(d.op, role), where + ": tensor present or missing wrongly");
       if (!d.tensors[i]) continue;
       check_tensor(*d.tensors[i], where);
-      expect(d.tensors[i]->owned_by_dml == d.init_bindings[i].has_value(), where + ": OWNED_BY_DML without its binding");
+      expect(d.tensors[i]->owned_by_dml == d.init_bindings[i].has_value(),
+             where + ": OWNED_BY_DML without its binding");
       if (d.init_bindings[i]) check_binding(m, *d.init_bindings[i], *d.tensors[i], where);
     }
     expect(!d.tensors[kOutput]->owned_by_dml, d.name + ": OWNED_BY_DML output");
@@ -143,13 +146,15 @@ void check_model(const Model& m) {
             expect(!c.bindings[i], where + ": binds a tensor the operator does not have");
             continue;
           }
-          expect(c.bindings[i].has_value() != d.tensors[i]->owned_by_dml, where + ": a tensor bound twice or not at all");
+          expect(c.bindings[i].has_value() != d.tensors[i]->owned_by_dml,
+                 where + ": a tensor bound twice or not at all");
           if (c.bindings[i]) check_binding(m, *c.bindings[i], *d.tensors[i], where);
         }
         break;
       }
       case Command::Kind::print:
-        expect(c.resource < m.resources.size() && dmlref::is_valid(m.resources[c.resource].type), where + ": prints no type");
+        expect(c.resource < m.resources.size() && dmlref::is_valid(m.resources[c.resource].type),
+               where + ": prints no type");
         break;
       case Command::Kind::write_file: {
         expect(c.resource < m.resources.size(), where + ": writes no resource");
@@ -176,7 +181,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const LoadResult* r : {&strict, &skipping}) {
     if (r->model) {
       check_model(*r->model);
-      for (const std::string& w : r->model->warnings) expect(w.find('\n') == std::string::npos, "a warning of two lines");
+      for (const std::string& w : r->model->warnings)
+        expect(w.find('\n') == std::string::npos, "a warning of two lines");
       continue;
     }
     const std::string text = r->error.text();
@@ -186,7 +192,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (strict.model) {
     expect(skipping.model.has_value(), "accepted without --skip-unsupported, refused with it");
-    expect(skipping.model->commands.size() == strict.model->commands.size(), "a different model with --skip-unsupported");
+    expect(skipping.model->commands.size() == strict.model->commands.size(),
+           "a different model with --skip-unsupported");
     for (const Command& c : skipping.model->commands) expect(c.skipped.empty(), "a valid model with a skipped command");
   }
   return 0;

@@ -44,8 +44,9 @@ std::optional<std::uint32_t> parse_feature_level(const std::string& text) {
 }
 
 RunCommand::RunCommand(CLI::App& app) {
-  app_ = app.add_subcommand("run", "Runs a DxDispatch model file (JSON) on the CPU: its gather/scatter dispatches, "
-                                   "print and writeFile commands");
+  app_ = app.add_subcommand("run",
+                            "Runs a DxDispatch model file (JSON) on the CPU: its gather/scatter dispatches, "
+                            "print and writeFile commands");
   app_->add_option("model", model_, "the model file (DxDispatch's JSON format)")->required();
   app_->add_option("--output-dir", output_dir_, "where writeFile writes (default: the current folder)");
   app_->add_flag("--skip-unsupported", skip_unsupported_,
@@ -54,7 +55,8 @@ RunCommand::RunCommand(CLI::App& app) {
   app_->add_option("--feature-level", feature_level_,
                    "apply DirectML's rules of this feature level (e.g. 6_4) and its binding rules; needs the "
                    "feature-level support, not built yet");
-  app_->add_option("--index-policy", index_policy_, "out-of-range indices: error (default) or clamp (WebNN's arithmetic)")
+  app_->add_option("--index-policy", index_policy_,
+                   "out-of-range indices: error (default) or clamp (WebNN's arithmetic)")
       ->check(CLI::IsMember({"error", "clamp"}));
   app_->add_flag("--check-collisions", check_collisions_,
                  "report two scatter updates that write one output element (default: the last one wins)");
@@ -75,8 +77,9 @@ int RunCommand::execute() const {
   if (!feature_level_.empty()) {
     const std::optional<std::uint32_t> level = parse_feature_level(feature_level_);
     if (!level) {
-      std::fprintf(stderr, "%s--feature-level '%s' is not a DirectML feature level (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, "
-                           "4_1, 5_0, 5_1, 5_2, 6_0 ... 6_4; also written 6.4 or DML_FEATURE_LEVEL_6_4)\n",
+      std::fprintf(stderr,
+                   "%s--feature-level '%s' is not a DirectML feature level (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, "
+                   "4_1, 5_0, 5_1, 5_2, 6_0 ... 6_4; also written 6.4 or DML_FEATURE_LEVEL_6_4)\n",
                    prefix.c_str(), feature_level_.c_str());
       return 2;
     }

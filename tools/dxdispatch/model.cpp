@@ -8,46 +8,54 @@
 #include <dmlref/ops/scatter.hpp>
 #include <dmlref/ops/scatter_nd.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <set>
 #include <utility>
+
+#include "json_text.hpp"
 
 namespace dxdispatch {
 
 using dmlref::DataType;
 __extension__ typedef unsigned __int128 u128;  // products of two 64-bit values
-// ordered_json keeps the file's order, so the first error reported is the first in the file.
-using json = nlohmann::ordered_json;
+using json = Json;
 
 const char* dml_name(Operator op) noexcept {
   switch (op) {
-    case Operator::gather: return "DML_OPERATOR_GATHER";
-    case Operator::gather_elements: return "DML_OPERATOR_GATHER_ELEMENTS";
-    case Operator::gather_nd: return "DML_OPERATOR_GATHER_ND";
-    case Operator::gather_nd1: return "DML_OPERATOR_GATHER_ND1";
-    case Operator::scatter: return "DML_OPERATOR_SCATTER";
-    case Operator::scatter_nd: return "DML_OPERATOR_SCATTER_ND";
+    case Operator::gather:
+      return "DML_OPERATOR_GATHER";
+    case Operator::gather_elements:
+      return "DML_OPERATOR_GATHER_ELEMENTS";
+    case Operator::gather_nd:
+      return "DML_OPERATOR_GATHER_ND";
+    case Operator::gather_nd1:
+      return "DML_OPERATOR_GATHER_ND1";
+    case Operator::scatter:
+      return "DML_OPERATOR_SCATTER";
+    case Operator::scatter_nd:
+      return "DML_OPERATOR_SCATTER_ND";
   }
   return "DML_OPERATOR_INVALID";
 }
 
 const char* role_name(Role role) noexcept {
   switch (role) {
-    case kInput: return "InputTensor";
-    case kIndices: return "IndicesTensor";
-    case kUpdates: return "UpdatesTensor";
-    case kOutput: return "OutputTensor";
-    case kRoleCount: break;
+    case kInput:
+      return "InputTensor";
+    case kIndices:
+      return "IndicesTensor";
+    case kUpdates:
+      return "UpdatesTensor";
+    case kOutput:
+      return "OutputTensor";
+    case kRoleCount:
+      break;
   }
   return "";
 }
@@ -107,190 +115,6 @@ dmlref::Result<std::uint64_t> calc_buffer_tensor_size(DataType type, const dmlre
 
 namespace {
 
-/// Ends the load with a diagnostic.
-struct Failure {
-  Diagnostic diagnostic;
-};
-
-[[noreturn]] void fail(const std::string& pointer, const std::string& subject, const std::string& message) {
-  throw Failure{Diagnostic{pointer, subject.empty() ? message : subject + ": " + message}};
-}
-
-// ---- the text before nlohmann sees it ---------------------------------------------------------------
-
-/// DxDispatch's rapidjson accepts trailing commas and stops after the root value; nlohmann 3.11 has
-/// neither option. Blanks a comma that follows a value and precedes '}' or ']' (outside strings and
-/// comments) and cuts the text after the root object or array. Offsets stay those of the file.
-std::string prepare(std::string_view text) {
-  std::string out(text);
-  std::size_t pending_comma = std::string::npos;  // a comma after a value, not yet followed by anything
-  char previous = '\0';                           // the last significant character
-  int depth = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const char c = out[i];
-    if (c == '"') {
-      pending_comma = std::string::npos;
-      for (++i; i < out.size() && out[i] != '"'; ++i)
-        if (out[i] == '\\') ++i;
-      previous = '"';
-      continue;
-    }
-    if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
-      while (i < out.size() && out[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
-      const std::size_t end = out.find("*/", i + 2);
-      if (end == std::string::npos) break;  // unterminated: the parser reports it
-      i = end + 1;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    if (c == ',') {
-      pending_comma = (previous == '[' || previous == '{' || previous == ',' || previous == ':') ? std::string::npos : i;
-      previous = ',';
-      continue;
-    }
-    if ((c == '}' || c == ']') && pending_comma != std::string::npos) out[pending_comma] = ' ';
-    pending_comma = std::string::npos;
-    previous = c;
-    if (c == '{' || c == '[') ++depth;
-    if ((c == '}' || c == ']') && --depth == 0) {
-      out.resize(i + 1);
-      break;
-    }
-  }
-  return out;
-}
-
-std::string escape_pointer_token(const std::string& key) {
-  std::string s;
-  for (char c : key) {
-    if (c == '~') s += "~0";
-    else if (c == '/') s += "~1";
-    else s += c;
-  }
-  return s;
-}
-
-std::string at(const std::string& pointer, const std::string& key) { return pointer + "/" + escape_pointer_token(key); }
-std::string at(const std::string& pointer, std::size_t index) { return pointer + "/" + std::to_string(index); }
-
-/// A name for messages: printable ASCII kept, anything else escaped, at most 60 characters.
-std::string shown(const std::string& s) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (out.size() >= 60) {
-      out += "...";
-      break;
-    }
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7F && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
-std::string in_quotes(const std::string& s) { return "'" + shown(s) + "'"; }
-
-/// A JSON value for messages: scalars as written (strings shortened), containers by kind.
-std::string describe(const json& v) {
-  switch (v.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "the string \"" + shown(v.get_ref<const std::string&>()) + "\"";
-    case json::value_t::null: return "null";
-    case json::value_t::boolean:
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return v.dump();
-    case json::value_t::binary:
-    case json::value_t::discarded:
-      break;
-  }
-  return "an unexpected value";
-}
-
-/// Duplicate keys are ambiguous (rapidjson keeps both, nlohmann the last): refuse them.
-class DuplicateKeyCheck {
- public:
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        frames_.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}});
-        break;
-      case json::parse_event_t::key: {
-        Frame& f = frames_.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second) {
-          std::string pointer;
-          for (std::size_t i = 0; i + 1 < frames_.size(); ++i)
-            pointer = frames_[i].array ? at(pointer, frames_[i].count) : at(pointer, frames_[i].key);
-          fail(at(pointer, f.key), "", "the key " + in_quotes(f.key) + " appears twice in one object");
-        }
-        break;
-      }
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-      case json::parse_event_t::value:
-        element_done();
-        break;
-    }
-    return true;
-  }
-
- private:
-  struct Frame {
-    bool array;
-    std::size_t count;  // arrays: elements completed
-    std::string key;    // objects: the current key
-    std::set<std::string> keys;
-  };
-  void element_done() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
-  }
-  std::vector<Frame> frames_;
-};
-
-/// "LINE:COLUMN" of a byte offset (1-based, as editors show it).
-std::string line_column(std::string_view text, std::size_t offset) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(column);
-}
-
-json parse_json(std::string_view text) {
-  const std::string prepared = prepare(text);
-  try {
-    return json::parse(prepared, DuplicateKeyCheck(), /*allow_exceptions=*/true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    // what(): "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
-    std::string what = e.what();
-    const std::size_t colon = what.find(": ", what.find("parse error"));
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    throw Failure{Diagnostic{line_column(text, offset), "malformed JSON: " + what}};
-  }
-}
-
 // ---- names ---------------------------------------------------------------------------------------------
 
 constexpr std::string_view kDataTypePrefix = "DML_TENSOR_DATA_TYPE_";
@@ -318,6 +142,7 @@ constexpr const char* kDataTypeNames =
 
 /// Every DML_OPERATOR_TYPE name of DirectML.h (up to DML_TARGET_VERSION 0x6400), without the prefix.
 /// dmlref runs six of them; the others are reported as unsupported rather than unknown.
+// clang-format off
 constexpr const char* kDirectMLOperators[] = {
     "ELEMENT_WISE_IDENTITY", "ELEMENT_WISE_ABS", "ELEMENT_WISE_ACOS", "ELEMENT_WISE_ADD", "ELEMENT_WISE_ASIN",
     "ELEMENT_WISE_ATAN", "ELEMENT_WISE_CEIL", "ELEMENT_WISE_CLIP", "ELEMENT_WISE_COS", "ELEMENT_WISE_DIVIDE",
@@ -334,31 +159,31 @@ constexpr const char* kDirectMLOperators[] = {
     "ACTIVATION_SOFTSIGN", "ACTIVATION_TANH", "ACTIVATION_THRESHOLDED_RELU", "CONVOLUTION", "GEMM", "REDUCE",
     "AVERAGE_POOLING", "LP_POOLING", "MAX_POOLING", "ROI_POOLING", "SLICE", "CAST", "SPLIT", "JOIN", "PADDING",
     "VALUE_SCALE_2D", "UPSAMPLE_2D", "GATHER", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "TILE", "TOP_K",
-    "BATCH_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION", "LOCAL_RESPONSE_NORMALIZATION", "LP_NORMALIZATION",
-    "RNN", "LSTM", "GRU", "ELEMENT_WISE_SIGN", "ELEMENT_WISE_IS_NAN", "ELEMENT_WISE_ERF", "ELEMENT_WISE_SINH",
+    "BATCH_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION", "LOCAL_RESPONSE_NORMALIZATION", "LP_NORMALIZATION", "RNN",
+    "LSTM", "GRU", "ELEMENT_WISE_SIGN", "ELEMENT_WISE_IS_NAN", "ELEMENT_WISE_ERF", "ELEMENT_WISE_SINH",
     "ELEMENT_WISE_COSH", "ELEMENT_WISE_TANH", "ELEMENT_WISE_ASINH", "ELEMENT_WISE_ACOSH", "ELEMENT_WISE_ATANH",
-    "ELEMENT_WISE_IF", "ELEMENT_WISE_ADD1", "ACTIVATION_SHRINK", "MAX_POOLING1", "MAX_UNPOOLING",
-    "DIAGONAL_MATRIX", "SCATTER_ELEMENTS", "SCATTER", "ONE_HOT", "RESAMPLE", "ELEMENT_WISE_BIT_SHIFT_LEFT",
+    "ELEMENT_WISE_IF", "ELEMENT_WISE_ADD1", "ACTIVATION_SHRINK", "MAX_POOLING1", "MAX_UNPOOLING", "DIAGONAL_MATRIX",
+    "SCATTER_ELEMENTS", "SCATTER", "ONE_HOT", "RESAMPLE", "ELEMENT_WISE_BIT_SHIFT_LEFT",
     "ELEMENT_WISE_BIT_SHIFT_RIGHT", "ELEMENT_WISE_ROUND", "ELEMENT_WISE_IS_INFINITY",
     "ELEMENT_WISE_MODULUS_TRUNCATE", "ELEMENT_WISE_MODULUS_FLOOR", "FILL_VALUE_CONSTANT", "FILL_VALUE_SEQUENCE",
-    "CUMULATIVE_SUMMATION", "REVERSE_SUBSEQUENCES", "GATHER_ELEMENTS", "GATHER_ND", "SCATTER_ND",
-    "MAX_POOLING2", "SLICE1", "TOP_K1", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "MEAN_VARIANCE_NORMALIZATION1",
-    "RESAMPLE1", "MATRIX_MULTIPLY_INTEGER", "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "CONVOLUTION_INTEGER",
+    "CUMULATIVE_SUMMATION", "REVERSE_SUBSEQUENCES", "GATHER_ELEMENTS", "GATHER_ND", "SCATTER_ND", "MAX_POOLING2",
+    "SLICE1", "TOP_K1", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "MEAN_VARIANCE_NORMALIZATION1", "RESAMPLE1",
+    "MATRIX_MULTIPLY_INTEGER", "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "CONVOLUTION_INTEGER",
     "QUANTIZED_LINEAR_CONVOLUTION", "ELEMENT_WISE_BIT_AND", "ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_BIT_XOR",
     "ELEMENT_WISE_BIT_NOT", "ELEMENT_WISE_BIT_COUNT", "ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL",
-    "ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL", "ACTIVATION_CELU", "ACTIVATION_RELU_GRAD",
-    "AVERAGE_POOLING_GRAD", "MAX_POOLING_GRAD", "RANDOM_GENERATOR", "NONZERO_COORDINATES", "RESAMPLE_GRAD",
-    "SLICE_GRAD", "ADAM_OPTIMIZER", "ARGMIN", "ARGMAX", "ROI_ALIGN", "GATHER_ND1", "ELEMENT_WISE_ATAN_YX",
-    "ELEMENT_WISE_CLIP_GRAD", "ELEMENT_WISE_DIFFERENCE_SQUARE", "LOCAL_RESPONSE_NORMALIZATION_GRAD",
-    "CUMULATIVE_PRODUCT", "BATCH_NORMALIZATION_GRAD", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
-    "DYNAMIC_QUANTIZE_LINEAR", "ROI_ALIGN1", "ROI_ALIGN_GRAD", "BATCH_NORMALIZATION_TRAINING",
-    "BATCH_NORMALIZATION_TRAINING_GRAD", "ELEMENT_WISE_CLIP1", "ELEMENT_WISE_CLIP_GRAD1", "PADDING1",
-    "ELEMENT_WISE_NEGATE", "ACTIVATION_GELU", "ACTIVATION_SOFTMAX1", "ACTIVATION_LOG_SOFTMAX1",
-    "ACTIVATION_HARDMAX1", "RESAMPLE2", "RESAMPLE_GRAD1", "DIAGONAL_MATRIX1", "MULTIHEAD_ATTENTION",
-    "LP_POOLING1", "AVERAGE_POOLING1", "ACTIVATION_SWISH", "ACTIVATION_HARD_SWISH",
+    "ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL", "ACTIVATION_CELU", "ACTIVATION_RELU_GRAD", "AVERAGE_POOLING_GRAD",
+    "MAX_POOLING_GRAD", "RANDOM_GENERATOR", "NONZERO_COORDINATES", "RESAMPLE_GRAD", "SLICE_GRAD", "ADAM_OPTIMIZER",
+    "ARGMIN", "ARGMAX", "ROI_ALIGN", "GATHER_ND1", "ELEMENT_WISE_ATAN_YX", "ELEMENT_WISE_CLIP_GRAD",
+    "ELEMENT_WISE_DIFFERENCE_SQUARE", "LOCAL_RESPONSE_NORMALIZATION_GRAD", "CUMULATIVE_PRODUCT",
+    "BATCH_NORMALIZATION_GRAD", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "DYNAMIC_QUANTIZE_LINEAR", "ROI_ALIGN1",
+    "ROI_ALIGN_GRAD", "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD", "ELEMENT_WISE_CLIP1",
+    "ELEMENT_WISE_CLIP_GRAD1", "PADDING1", "ELEMENT_WISE_NEGATE", "ACTIVATION_GELU", "ACTIVATION_SOFTMAX1",
+    "ACTIVATION_LOG_SOFTMAX1", "ACTIVATION_HARDMAX1", "RESAMPLE2", "RESAMPLE_GRAD1", "DIAGONAL_MATRIX1",
+    "MULTIHEAD_ATTENTION", "LP_POOLING1", "AVERAGE_POOLING1", "ACTIVATION_SWISH", "ACTIVATION_HARD_SWISH",
     "QUANTIZED_LINEAR_AVERAGE_POOLING", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT", "MEAN_VARIANCE_NORMALIZATION2",
     "MULTIHEAD_ATTENTION1", "QUANTIZE", "DEQUANTIZE", "RESAMPLE3", "FOLD", "UNFOLD",
 };
+// clang-format on
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -380,8 +205,8 @@ FileContents read_from_disk(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return f;
   f.found = true;
-  if (std::filesystem::is_directory(path, ec)) {
-    f.error = "it is a folder";
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    f.error = std::filesystem::is_directory(path, ec) ? "it is a folder" : "it is not a regular file";
     return f;
   }
   std::ifstream in(path, std::ios::binary);
@@ -401,7 +226,10 @@ class Loader {
   explicit Loader(const LoadOptions& options) : options_(options) {}
 
   Model load(const json& root) {
-    if (!root.is_object()) fail("", "", "the model must be a JSON object with 'resources', 'dispatchables' and 'commands', but is " + describe(root));
+    if (!root.is_object())
+      fail(
+          "", "",
+          "the model must be a JSON object with 'resources', 'dispatchables' and 'commands', but is " + describe(root));
     const json& resources = section(root, "resources", false);
     const json& dispatchables = section(root, "dispatchables", false);
     const json& commands = section(root, "commands", true);
@@ -416,7 +244,8 @@ class Loader {
         list += (i == 0 ? "" : i + 1 == unsupported_.size() ? " and " : ", ") + unsupported_[i];
       fail(unsupported_pointer_, "",
            "dmlref runs DML_OPERATOR_GATHER, _GATHER_ELEMENTS, _GATHER_ND, _GATHER_ND1, _SCATTER and "
-           "_SCATTER_ND on buffers; not supported here: " + list + " (--skip-unsupported runs the rest)");
+           "_SCATTER_ND on buffers; not supported here: " +
+               list + " (--skip-unsupported runs the rest)");
     }
     return std::move(model_);
   }
@@ -427,11 +256,12 @@ class Loader {
   const json& section(const json& root, const char* key, bool array) {
     const auto it = root.find(key);
     if (it == root.end())
-      fail("/" + std::string(key), "", std::string("the model has no '") + key + "' " + (array ? "array" : "object") +
-                                           " (a DxDispatch model has 'resources', 'dispatchables' and 'commands')");
+      fail("/" + std::string(key), "",
+           std::string("the model has no '") + key + "' " + (array ? "array" : "object") +
+               " (a DxDispatch model has 'resources', 'dispatchables' and 'commands')");
     if (array ? !it->is_array() : !it->is_object())
-      fail("/" + std::string(key), "", std::string("'") + key + "' must be " + (array ? "an array" : "an object") +
-                                           ", but is " + describe(*it));
+      fail("/" + std::string(key), "",
+           std::string("'") + key + "' must be " + (array ? "an array" : "an object") + ", but is " + describe(*it));
     return *it;
   }
 
@@ -453,7 +283,8 @@ class Loader {
     if (!v.is_number_unsigned())
       fail(pointer, subject, field + " must be a non-negative integer, but is " + describe(v));
     const std::uint64_t u = v.get<std::uint64_t>();
-    if (u > max) fail(pointer, subject, field + " must be at most " + std::to_string(max) + ", but is " + std::to_string(u));
+    if (u > max)
+      fail(pointer, subject, field + " must be at most " + std::to_string(max) + ", but is " + std::to_string(u));
     return u;
   }
 
@@ -473,8 +304,12 @@ class Loader {
     const std::string& name = string_value(v, pointer, subject, field);
     bool four_bit = false;
     const std::optional<DataType> type = data_type_named(name, four_bit);
-    if (four_bit) fail(pointer, subject, field + " " + name + ": 4-bit types are not supported (DirectML's gather and scatter operators do not take them)");
-    if (!type) fail(pointer, subject, field + " " + in_quotes(name) + " is not a data type; the types are " + kDataTypeNames);
+    if (four_bit)
+      fail(pointer, subject,
+           field + " " + name +
+               ": 4-bit types are not supported (DirectML's gather and scatter operators do not take them)");
+    if (!type)
+      fail(pointer, subject, field + " " + in_quotes(name) + " is not a data type; the types are " + kDataTypeNames);
     return *type;
   }
 
@@ -484,20 +319,41 @@ class Loader {
   void append_value(std::vector<unsigned char>& out, DataType type, const json& v, const std::string& pointer,
                     const std::string& subject) {
     switch (type) {
-      case DataType::FLOAT32: append(out, static_cast<float>(floating(v, pointer, subject, type))); return;
-      case DataType::FLOAT64: append(out, floating(v, pointer, subject, type)); return;
+      case DataType::FLOAT32:
+        append(out, static_cast<float>(floating(v, pointer, subject, type)));
+        return;
+      case DataType::FLOAT64:
+        append(out, floating(v, pointer, subject, type));
+        return;
       case DataType::FLOAT16:
         append(out, float16_bits_toward_zero(static_cast<float>(floating(v, pointer, subject, type))));
         return;
-      case DataType::INT8: append(out, static_cast<std::int8_t>(signed_integer(v, pointer, subject, type, INT8_MIN, INT8_MAX))); return;
-      case DataType::INT16: append(out, static_cast<std::int16_t>(signed_integer(v, pointer, subject, type, INT16_MIN, INT16_MAX))); return;
-      case DataType::INT32: append(out, static_cast<std::int32_t>(signed_integer(v, pointer, subject, type, INT32_MIN, INT32_MAX))); return;
-      case DataType::INT64: append(out, signed_integer(v, pointer, subject, type, INT64_MIN, INT64_MAX)); return;
-      case DataType::UINT8: append(out, static_cast<std::uint8_t>(unsigned_integer(v, pointer, subject, type, UINT8_MAX))); return;
-      case DataType::UINT16: append(out, static_cast<std::uint16_t>(unsigned_integer(v, pointer, subject, type, UINT16_MAX))); return;
-      case DataType::UINT32: append(out, static_cast<std::uint32_t>(unsigned_integer(v, pointer, subject, type, UINT32_MAX))); return;
-      case DataType::UINT64: append(out, unsigned_integer(v, pointer, subject, type, UINT64_MAX)); return;
-      case DataType::UNKNOWN: break;
+      case DataType::INT8:
+        append(out, static_cast<std::int8_t>(signed_integer(v, pointer, subject, type, INT8_MIN, INT8_MAX)));
+        return;
+      case DataType::INT16:
+        append(out, static_cast<std::int16_t>(signed_integer(v, pointer, subject, type, INT16_MIN, INT16_MAX)));
+        return;
+      case DataType::INT32:
+        append(out, static_cast<std::int32_t>(signed_integer(v, pointer, subject, type, INT32_MIN, INT32_MAX)));
+        return;
+      case DataType::INT64:
+        append(out, signed_integer(v, pointer, subject, type, INT64_MIN, INT64_MAX));
+        return;
+      case DataType::UINT8:
+        append(out, static_cast<std::uint8_t>(unsigned_integer(v, pointer, subject, type, UINT8_MAX)));
+        return;
+      case DataType::UINT16:
+        append(out, static_cast<std::uint16_t>(unsigned_integer(v, pointer, subject, type, UINT16_MAX)));
+        return;
+      case DataType::UINT32:
+        append(out, static_cast<std::uint32_t>(unsigned_integer(v, pointer, subject, type, UINT32_MAX)));
+        return;
+      case DataType::UINT64:
+        append(out, unsigned_integer(v, pointer, subject, type, UINT64_MAX));
+        return;
+      case DataType::UNKNOWN:
+        break;
     }
     fail(pointer, subject, "values need a data type");
   }
@@ -517,7 +373,9 @@ class Loader {
       if (iequals(s, "inf")) return std::numeric_limits<double>::infinity();
       if (iequals(s, "-inf")) return -std::numeric_limits<double>::infinity();
     }
-    fail(pointer, subject, std::string(dmlref::name(type)) + " values are numbers or the strings \"nan\", \"inf\" and \"-inf\", but this is " + describe(v));
+    fail(pointer, subject,
+         std::string(dmlref::name(type)) +
+             " values are numbers or the strings \"nan\", \"inf\" and \"-inf\", but this is " + describe(v));
   }
 
   std::int64_t signed_integer(const json& v, const std::string& pointer, const std::string& subject, DataType type,
@@ -529,7 +387,8 @@ class Loader {
       return static_cast<std::int64_t>(v.get<std::uint64_t>());
     }
     if (!v.is_number_integer())
-      fail(pointer, subject, std::string(dmlref::name(type)) + " values are integer literals, but this is " + describe(v));
+      fail(pointer, subject,
+           std::string(dmlref::name(type)) + " values are integer literals, but this is " + describe(v));
     const std::int64_t value = v.get<std::int64_t>();
     if (value < min || value > max) fail(pointer, subject, std::to_string(value) + range);
     return value;
@@ -538,19 +397,23 @@ class Loader {
   std::uint64_t unsigned_integer(const json& v, const std::string& pointer, const std::string& subject, DataType type,
                                  std::uint64_t max) {
     if (v.is_number_integer() && !v.is_number_unsigned())
-      fail(pointer, subject, v.dump() + " is out of range for " + dmlref::name(type) + " (0.." + std::to_string(max) + ")");
+      fail(pointer, subject,
+           v.dump() + " is out of range for " + dmlref::name(type) + " (0.." + std::to_string(max) + ")");
     if (!v.is_number_unsigned())
-      fail(pointer, subject, std::string(dmlref::name(type)) + " values are non-negative integer literals, but this is " + describe(v));
+      fail(pointer, subject,
+           std::string(dmlref::name(type)) + " values are non-negative integer literals, but this is " + describe(v));
     const std::uint64_t value = v.get<std::uint64_t>();
     if (value > max)
-      fail(pointer, subject, std::to_string(value) + " is out of range for " + dmlref::name(type) + " (0.." + std::to_string(max) + ")");
+      fail(pointer, subject,
+           std::to_string(value) + " is out of range for " + dmlref::name(type) + " (0.." + std::to_string(max) + ")");
     return value;
   }
 
   void check_size(std::uint64_t bytes, const std::string& pointer, const std::string& subject) {
     if (bytes > options_.max_resource_bytes)
-      fail(pointer, subject, std::to_string(bytes) + " bytes is more than this run allows for one resource (" +
-                                 std::to_string(options_.max_resource_bytes) + ")");
+      fail(pointer, subject,
+           std::to_string(bytes) + " bytes is more than this run allows for one resource (" +
+               std::to_string(options_.max_resource_bytes) + ")");
   }
 
   // ---- resources ----
@@ -572,7 +435,7 @@ class Loader {
         fail(ip, subject, "initialValues is a string only as \"deferred\", but is " + describe(initial));
       r.unsupported = "\"deferred\" (for ONNX dispatchables)";
       unsupported(ip, subject + " (" + r.unsupported + ")");
-      model_.resources.push_back(std::move(r));
+      add_resource(std::move(r));
       return;
     }
     if (initial.is_array()) {
@@ -581,26 +444,30 @@ class Loader {
       if (r.type == DataType::UNKNOWN) {
         list_values(r, initial, ip, subject);
       } else {
-        for (std::size_t i = 0; i < initial.size(); ++i) append_value(r.initial, r.type, initial[i], at(ip, i), subject);
+        for (std::size_t i = 0; i < initial.size(); ++i)
+          append_value(r.initial, r.type, initial[i], at(ip, i), subject);
       }
     } else if (initial.is_object()) {
       const bool has_value = initial.contains("value"), has_start = initial.contains("valueStart"),
                  has_path = initial.contains("sourcePath");
       if (has_value && (has_start || has_path))
-        fail(ip, subject, "initialValues has 'value' and " + std::string(has_start ? "'valueStart'" : "'sourcePath'") +
-                              "; a constant ('value'), a sequence ('valueStart') and a file ('sourcePath') exclude each other");
+        fail(ip, subject,
+             "initialValues has 'value' and " + std::string(has_start ? "'valueStart'" : "'sourcePath'") +
+                 "; a constant ('value'), a sequence ('valueStart') and a file ('sourcePath') exclude each other");
       if (has_value || has_start) {
         if (r.type == DataType::UNKNOWN)
-          fail(r.pointer, subject, std::string("'initialValuesDataType' is required for a ") + (has_value ? "constant" : "sequence"));
+          fail(r.pointer, subject,
+               std::string("'initialValuesDataType' is required for a ") + (has_value ? "constant" : "sequence"));
         generated_values(r, initial, ip, subject, has_start);
       } else if (has_path) {
         file_values(r, initial, ip, subject);
         if (!r.unsupported.empty()) {
-          model_.resources.push_back(std::move(r));
+          add_resource(std::move(r));
           return;
         }
       } else {
-        fail(ip, subject, "initialValues must have 'value' (a constant), 'valueStart' (a sequence) or 'sourcePath' (a file)");
+        fail(ip, subject,
+             "initialValues must have 'value' (a constant), 'valueStart' (a sequence) or 'sourcePath' (a file)");
       }
     } else {
       fail(ip, subject, "initialValues must be an array, an object or \"deferred\", but is " + describe(initial));
@@ -609,7 +476,8 @@ class Loader {
 
     std::uint64_t offset = 0;
     if (const json* o = member(v, "initialValuesOffsetInBytes"))
-      offset = unsigned_value(*o, at(r.pointer, "initialValuesOffsetInBytes"), subject, "initialValuesOffsetInBytes", UINT64_MAX);
+      offset = unsigned_value(*o, at(r.pointer, "initialValuesOffsetInBytes"), subject, "initialValuesOffsetInBytes",
+                              UINT64_MAX);
     if (const json* s = member(v, "sizeInBytes")) {
       r.size = unsigned_value(*s, at(r.pointer, "sizeInBytes"), subject, "sizeInBytes", UINT64_MAX);
       if (offset > r.size || r.initial.size() > r.size - offset)
@@ -620,15 +488,25 @@ class Loader {
       r.size = (static_cast<std::uint64_t>(r.initial.size()) + 3) / 4 * 4;
       if (offset > r.size || r.initial.size() > r.size - offset)
         fail(at(r.pointer, "initialValuesOffsetInBytes"), subject,
-             "the buffer (" + std::to_string(r.size) + " bytes) is too small for the " + std::to_string(r.initial.size()) +
-                 " bytes of initialValues at offset " + std::to_string(offset));
+             "the buffer (" + std::to_string(r.size) + " bytes) is too small for the " +
+                 std::to_string(r.initial.size()) + " bytes of initialValues at offset " + std::to_string(offset));
     }
     check_size(r.size, at(r.pointer, "sizeInBytes"), subject);
     if (offset != 0)
       model_.warnings.push_back(at(r.pointer, "initialValuesOffsetInBytes") + ": " + subject +
                                 ": the initial data is written at byte 0; DxDispatch checks initialValuesOffsetInBytes "
                                 "but does not apply it, and neither does dmlref");
+    add_resource(std::move(r));
+  }
+
+  void add_resource(Resource r) {
+    resource_names_.emplace(r.name, model_.resources.size());
     model_.resources.push_back(std::move(r));
+  }
+
+  void add_dispatchable(Dispatchable d) {
+    dispatchable_names_.emplace(d.name, model_.dispatchables.size());
+    model_.dispatchables.push_back(std::move(d));
   }
 
   /// [{"type": T, "value": v, "name": s}, ...]: each value in its own type, packed.
@@ -637,19 +515,24 @@ class Loader {
       const json& e = list[i];
       const std::string ep = at(pointer, i);
       if (!e.is_object())
-        fail(ep, subject, "without initialValuesDataType, initialValues is a list of {\"type\": ..., \"value\": ...} objects, but element " +
-                              std::to_string(i) + " is " + describe(e));
+        fail(ep, subject,
+             "without initialValuesDataType, initialValues is a list of {\"type\": ..., \"value\": ...} objects, but "
+             "element " +
+                 std::to_string(i) + " is " + describe(e));
       const json& t = required(e, ep, subject, "type", "the value's data type");
       const DataType type = data_type_value(t, at(ep, "type"), subject, "type");
       if (type == DataType::UNKNOWN || type == DataType::FLOAT16)
-        fail(at(ep, "type"), subject, std::string("a list value's type must be one of FLOAT32, FLOAT64 and the integer types (DxDispatch reads no ") +
-                                          dmlref::name(type) + " values in lists)");
+        fail(at(ep, "type"), subject,
+             std::string(
+                 "a list value's type must be one of FLOAT32, FLOAT64 and the integer types (DxDispatch reads no ") +
+                 dmlref::name(type) + " values in lists)");
       append_value(r.initial, type, required(e, ep, subject, "value", "the value"), at(ep, "value"), subject);
     }
   }
 
   /// {"valueCount": n, "value": v} or {"valueCount": n, "valueStart": a, "valueDelta": d}.
-  void generated_values(Resource& r, const json& g, const std::string& pointer, const std::string& subject, bool sequence) {
+  void generated_values(Resource& r, const json& g, const std::string& pointer, const std::string& subject,
+                        bool sequence) {
     const std::uint32_t count = uint32_value(required(g, pointer, subject, "valueCount", "how many values"),
                                              at(pointer, "valueCount"), subject, "valueCount");
     if (count == 0) fail(at(pointer, "valueCount"), subject, "valueCount must be at least 1");
@@ -665,26 +548,49 @@ class Loader {
       return;
     }
     std::vector<unsigned char> delta;
-    append_value(delta, r.type, required(g, pointer, subject, "valueDelta", "the step"), at(pointer, "valueDelta"), subject);
+    append_value(delta, r.type, required(g, pointer, subject, "valueDelta", "the step"), at(pointer, "valueDelta"),
+                 subject);
     switch (r.type) {
-      case DataType::FLOAT32: sequence_of<float>(r, first, delta, count, [](float a, float d) { return a + d; }); return;
-      case DataType::FLOAT64: sequence_of<double>(r, first, delta, count, [](double a, double d) { return a + d; }); return;
+      case DataType::FLOAT32:
+        sequence_of<float>(r, first, delta, count, [](float a, float d) { return a + d; });
+        return;
+      case DataType::FLOAT64:
+        sequence_of<double>(r, first, delta, count, [](double a, double d) { return a + d; });
+        return;
       case DataType::FLOAT16:
         // half.hpp adds in float, then converts back with its rounding (toward zero).
         sequence_of<std::uint16_t>(r, first, delta, count, [](std::uint16_t a, std::uint16_t d) {
-          return float16_bits_toward_zero(dmlref::float16::from_bits(a).to_float() + dmlref::float16::from_bits(d).to_float());
+          return float16_bits_toward_zero(dmlref::float16::from_bits(a).to_float() +
+                                          dmlref::float16::from_bits(d).to_float());
         });
         return;
       // Integers wrap, as C++'s `value += delta` does in the type's width.
-      case DataType::INT8: sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>); return;
-      case DataType::UINT8: sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>); return;
-      case DataType::INT16: sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>); return;
-      case DataType::UINT16: sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>); return;
-      case DataType::INT32: sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>); return;
-      case DataType::UINT32: sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>); return;
-      case DataType::INT64: sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>); return;
-      case DataType::UINT64: sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>); return;
-      case DataType::UNKNOWN: break;
+      case DataType::INT8:
+        sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>);
+        return;
+      case DataType::UINT8:
+        sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>);
+        return;
+      case DataType::INT16:
+        sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>);
+        return;
+      case DataType::UINT16:
+        sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>);
+        return;
+      case DataType::INT32:
+        sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>);
+        return;
+      case DataType::UINT32:
+        sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>);
+        return;
+      case DataType::INT64:
+        sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>);
+        return;
+      case DataType::UINT64:
+        sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>);
+        return;
+      case DataType::UNKNOWN:
+        break;
     }
   }
 
@@ -731,16 +637,22 @@ class Loader {
     check_size(file.bytes.size(), pp, subject);
 
     if (ext != ".npy") {
-      if (r.type == DataType::UNKNOWN) fail(r.pointer, subject, "'initialValuesDataType' is required for a raw file (" + in_quotes(path) + ")");
+      if (r.type == DataType::UNKNOWN)
+        fail(r.pointer, subject, "'initialValuesDataType' is required for a raw file (" + in_quotes(path) + ")");
       r.initial = std::move(file.bytes);
       return;
     }
     dmlref::npy::Expected<dmlref::npy::Array> array = dmlref::npy::parse(file.bytes.data(), file.bytes.size());
     if (!array) fail(pp, subject, in_quotes(path) + ": " + array.error().message);
     if (array->fortran_order)
-      fail(pp, subject, in_quotes(path) + " is in Fortran order; DxDispatch refuses such files, so dmlref does too (save it with numpy's default C order)");
+      fail(pp, subject,
+           in_quotes(path) +
+               " is in Fortran order; DxDispatch refuses such files, so dmlref does too (save it with numpy's default "
+               "C order)");
     if (r.type != DataType::UNKNOWN && r.type != array->type)
-      fail(pp, subject, in_quotes(path) + " holds " + dmlref::name(array->type) + " values, but initialValuesDataType is " + dmlref::name(r.type));
+      fail(pp, subject,
+           in_quotes(path) + " holds " + dmlref::name(array->type) + " values, but initialValuesDataType is " +
+               dmlref::name(r.type));
     r.type = array->type;
     r.initial = std::move(array->data);
   }
@@ -766,12 +678,15 @@ class Loader {
     d.pointer = at("/dispatchables", name);
     const std::string subject = "dispatchable " + in_quotes(name);
     if (!v.is_object()) fail(d.pointer, subject, "must be an object, but is " + describe(v));
-    d.type = string_value(required(v, d.pointer, subject, "type", "DML_OPERATOR_... , hlsl, onnx or dmlSerializedGraph"),
-                          at(d.pointer, "type"), subject, "type");
+    d.type =
+        string_value(required(v, d.pointer, subject, "type", "DML_OPERATOR_... , hlsl, onnx or dmlSerializedGraph"),
+                     at(d.pointer, "type"), subject, "type");
     const std::string tp = at(d.pointer, "type");
     const std::string_view op = without_prefix(d.type, kOperatorPrefix);
     if (iequals(d.type, "hlsl") || iequals(d.type, "onnx") || iequals(d.type, "dmlSerializedGraph")) {
-      d.unsupported = iequals(d.type, "hlsl") ? "an HLSL shader" : iequals(d.type, "onnx") ? "an ONNX model" : "a serialized DirectML graph";
+      d.unsupported = iequals(d.type, "hlsl")   ? "an HLSL shader"
+                      : iequals(d.type, "onnx") ? "an ONNX model"
+                                                : "a serialized DirectML graph";
     } else if (op == "GATHER") {
       d.op = Operator::gather;
     } else if (op == "GATHER_ELEMENTS") {
@@ -788,13 +703,15 @@ class Loader {
                             [&](const char* n) { return op == n; }) != std::end(kDirectMLOperators)) {
       d.unsupported = "DML_OPERATOR_" + std::string(op);
     } else {
-      fail(tp, subject, "type " + in_quotes(d.type) +
-                            " is not a DirectML operator (DML_OPERATOR_GATHER, GATHER_ND, ...) nor hlsl, onnx or dmlSerializedGraph");
+      fail(
+          tp, subject,
+          "type " + in_quotes(d.type) +
+              " is not a DirectML operator (DML_OPERATOR_GATHER, GATHER_ND, ...) nor hlsl, onnx or dmlSerializedGraph");
     }
     d.supported = d.unsupported.empty();
     if (!d.supported) {
       unsupported(tp, subject + " (" + d.unsupported + ")");
-      model_.dispatchables.push_back(std::move(d));
+      add_dispatchable(std::move(d));
       return;
     }
 
@@ -809,7 +726,8 @@ class Loader {
       desc = &v;
       d.desc_pointer = d.pointer;
     }
-    if (!desc->is_object()) fail(d.desc_pointer, subject, "the operator desc must be an object, but is " + describe(*desc));
+    if (!desc->is_object())
+      fail(d.desc_pointer, subject, "the operator desc must be an object, but is " + describe(*desc));
 
     const std::string op_name = dml_name(d.op);
     auto field = [&](const char* key) -> const json& {
@@ -842,7 +760,8 @@ class Loader {
     }
     check_operator(d);
     if (d.tensors[kOutput]->owned_by_dml)
-      fail(at(d.tensors[kOutput]->pointer, "Flags"), subject, "OutputTensor cannot be OWNED_BY_DML (the flag is for inputs only)");
+      fail(at(d.tensors[kOutput]->pointer, "Flags"), subject,
+           "OutputTensor cannot be OWNED_BY_DML (the flag is for inputs only)");
 
     // OWNED_BY_DML inputs are bound once, through the dispatchable's own bindings.
     if (const json* b = member(v, "bindings")) {
@@ -852,24 +771,29 @@ class Loader {
         const Role role = bind_point(d, it.key(), bp, subject);
         const TensorDesc& t = *d.tensors[role];
         if (!t.owned_by_dml)
-          fail(at(bp, it.key()), subject, it.key() + " is not OWNED_BY_DML: bind it in each dispatch command (a "
-                                          "dispatchable's own bindings are for OWNED_BY_DML inputs)");
+          fail(at(bp, it.key()), subject,
+               it.key() +
+                   " is not OWNED_BY_DML: bind it in each dispatch command (a "
+                   "dispatchable's own bindings are for OWNED_BY_DML inputs)");
         d.init_bindings[role] = binding(it.value(), at(bp, it.key()), subject, t, it.key());
       }
     }
     for (int i = 0; i < kRoleCount; ++i)
       if (d.tensors[i] && d.tensors[i]->owned_by_dml && !d.init_bindings[i])
         fail(at(d.tensors[i]->pointer, "Flags"), subject,
-             std::string(role_name(static_cast<Role>(i))) + " is OWNED_BY_DML, so it must be bound in the dispatchable's own 'bindings'");
-    model_.dispatchables.push_back(std::move(d));
+             std::string(role_name(static_cast<Role>(i))) +
+                 " is OWNED_BY_DML, so it must be bound in the dispatchable's own 'bindings'");
+    add_dispatchable(std::move(d));
   }
 
-  Role bind_point(const Dispatchable& d, const std::string& key, const std::string& pointer, const std::string& subject) {
+  Role bind_point(const Dispatchable& d, const std::string& key, const std::string& pointer,
+                  const std::string& subject) {
     for (int i = 0; i < kRoleCount; ++i)
       if (has_role(d.op, static_cast<Role>(i)) && key == role_name(static_cast<Role>(i))) return static_cast<Role>(i);
     std::string names;
     for (int i = 0; i < kRoleCount; ++i)
-      if (has_role(d.op, static_cast<Role>(i))) names += std::string(names.empty() ? "" : ", ") + role_name(static_cast<Role>(i));
+      if (has_role(d.op, static_cast<Role>(i)))
+        names += std::string(names.empty() ? "" : ", ") + role_name(static_cast<Role>(i));
     fail(at(pointer, key), subject, in_quotes(key) + " is not a tensor of " + dml_name(d.op) + " (" + names + ")");
   }
 
@@ -893,14 +817,16 @@ class Loader {
     const json& f = *fields;
     const std::string& p = t.pointer;
 
-    t.data_type = data_type_value(required(f, p, subject, "DataType", tensor + "'s data type"), at(p, "DataType"), subject,
-                                  tensor + ".DataType");
+    t.data_type = data_type_value(required(f, p, subject, "DataType", tensor + "'s data type"), at(p, "DataType"),
+                                  subject, tensor + ".DataType");
     if (t.data_type == DataType::UNKNOWN) fail(at(p, "DataType"), subject, tensor + ".DataType must not be UNKNOWN");
     if (const json* flags = member(f, "Flags")) t.owned_by_dml = tensor_flags(*flags, at(p, "Flags"), subject, tensor);
 
     auto uint_array = [&](const json& a, const std::string& ap, const std::string& name) {
       if (!a.is_array()) fail(ap, subject, name + " must be an array of non-negative integers, but is " + describe(a));
-      if (a.size() > 64) fail(ap, subject, name + " has " + std::to_string(a.size()) + " values; DirectML tensors have at most 8 dimensions");
+      if (a.size() > 64)
+        fail(ap, subject,
+             name + " has " + std::to_string(a.size()) + " values; DirectML tensors have at most 8 dimensions");
       std::vector<std::int64_t> values;
       for (std::size_t i = 0; i < a.size(); ++i)
         values.push_back(uint32_value(a[i], at(ap, i), subject, name + "[" + std::to_string(i) + "]"));
@@ -915,19 +841,23 @@ class Loader {
       fail(at(p, member(f, "DimensionCount") ? "DimensionCount" : "Sizes"), subject,
            tensor + ".DimensionCount must be 1..8, but is " + std::to_string(dimension_count));
     if (t.sizes.size() != dimension_count)
-      fail(at(p, "Sizes"), subject, tensor + ".Sizes has " + std::to_string(t.sizes.size()) + " values, but DimensionCount is " +
-                                        std::to_string(dimension_count));
+      fail(at(p, "Sizes"), subject,
+           tensor + ".Sizes has " + std::to_string(t.sizes.size()) + " values, but DimensionCount is " +
+               std::to_string(dimension_count));
     if (!t.strides.empty() && t.strides.size() != dimension_count)
-      fail(at(p, "Strides"), subject, tensor + ".Strides has " + std::to_string(t.strides.size()) +
-                                          " values, but DimensionCount is " + std::to_string(dimension_count));
+      fail(at(p, "Strides"), subject,
+           tensor + ".Strides has " + std::to_string(t.strides.size()) + " values, but DimensionCount is " +
+               std::to_string(dimension_count));
     for (std::size_t i = 0; i < t.sizes.size(); ++i)
       if (t.sizes[i] == 0)
-        fail(at(at(p, "Sizes"), i), subject, tensor + ".Sizes[" + std::to_string(i) + "] is 0; DirectML tensors have sizes of at least 1");
+        fail(at(at(p, "Sizes"), i), subject,
+             tensor + ".Sizes[" + std::to_string(i) + "] is 0; DirectML tensors have sizes of at least 1");
 
     const dmlref::Shape sizes = dmlref::Shape::from(t.sizes.data(), t.sizes.size());
     const dmlref::Shape strides = dmlref::Shape::from(t.strides.data(), t.strides.size());
     const dmlref::Result<std::uint64_t> minimum = calc_buffer_tensor_size(t.data_type, sizes, strides);
-    if (!minimum) fail(at(p, "Sizes"), subject, tensor + "'s byte size (DMLCalcBufferTensorSize) does not fit in 64 bits");
+    if (!minimum)
+      fail(at(p, "Sizes"), subject, tensor + "'s byte size (DMLCalcBufferTensorSize) does not fit in 64 bits");
     // The bytes the elements reach, without DirectML's rounding up to 4 (a binding rule).
     const std::uint64_t element = dmlref::element_size(t.data_type);
     std::uint64_t last = 0;
@@ -972,9 +902,11 @@ class Loader {
     auto one = [&](const json& flag, const std::string& fp) {
       const std::string& s = string_value(flag, fp, subject, tensor + ".Flags");
       const std::string_view name = without_prefix(s, "DML_TENSOR_FLAG_");
-      if (name == "OWNED_BY_DML") owned = true;
+      if (name == "OWNED_BY_DML")
+        owned = true;
       else if (name != "NONE")
-        fail(fp, subject, tensor + ".Flags " + in_quotes(s) + " is not DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML");
+        fail(fp, subject,
+             tensor + ".Flags " + in_quotes(s) + " is not DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML");
     };
     if (v.is_array()) {
       for (std::size_t i = 0; i < v.size(); ++i) one(v[i], at(pointer, i));
@@ -991,7 +923,8 @@ class Loader {
                   const std::string& tensor_name) {
     if (v.is_array()) {
       if (v.size() != 1)
-        fail(pointer, subject, tensor_name + " takes exactly one resource, but " + std::to_string(v.size()) + " are bound");
+        fail(pointer, subject,
+             tensor_name + " takes exactly one resource, but " + std::to_string(v.size()) + " are bound");
       return binding(v[0], at(pointer, 0), subject, tensor, tensor_name);
     }
     Binding b;
@@ -1003,7 +936,8 @@ class Loader {
       name = v.get<std::string>();
     } else if (v.is_object()) {
       name_pointer = at(pointer, "name");
-      name = string_value(required(v, pointer, subject, "name", "the resource"), name_pointer, subject, tensor_name + " name");
+      name = string_value(required(v, pointer, subject, "name", "the resource"), name_pointer, subject,
+                          tensor_name + " name");
       if (const json* o = member(v, "elementOffset")) {
         offset_pointer = at(pointer, "elementOffset");
         element_offset = unsigned_value(*o, offset_pointer, subject, "elementOffset", UINT64_MAX);
@@ -1011,40 +945,44 @@ class Loader {
       if (const json* s = member(v, "elementSizeInBytes"))
         element_size = unsigned_value(*s, at(pointer, "elementSizeInBytes"), subject, "elementSizeInBytes", UINT64_MAX);
     } else {
-      fail(pointer, subject, tensor_name + " must be bound to a resource name or a binding object, but is " + describe(v));
+      fail(pointer, subject,
+           tensor_name + " must be bound to a resource name or a binding object, but is " + describe(v));
     }
     b.resource = resource_index(name, name_pointer, subject, tensor_name + " is bound to");
     const Resource& r = model_.resources[b.resource];
     if (!r.unsupported.empty()) return b;  // the command is skipped or the model refused
     if (element_size == 0) element_size = dmlref::element_size(r.type);
     if (element_size == 0 && element_offset != 0)
-      fail(offset_pointer, subject, "elementOffset needs elementSizeInBytes: resource " + in_quotes(r.name) +
-                                        " has no initialValuesDataType");
+      fail(offset_pointer, subject,
+           "elementOffset needs elementSizeInBytes: resource " + in_quotes(r.name) + " has no initialValuesDataType");
     const u128 offset = static_cast<u128>(element_offset) * element_size;
     if (offset >= r.size)
       fail(offset_pointer, subject,
-           tensor_name + " starts at byte " + (offset > UINT64_MAX ? std::string("beyond 2^64") : std::to_string(static_cast<std::uint64_t>(offset))) +
+           tensor_name + " starts at byte " +
+               (offset > UINT64_MAX ? std::string("beyond 2^64") : std::to_string(static_cast<std::uint64_t>(offset))) +
                " (elementOffset " + std::to_string(element_offset) + " x " + std::to_string(element_size) +
                " bytes), past the end of resource " + in_quotes(r.name) + " (" + std::to_string(r.size) + " bytes)");
     b.offset = static_cast<std::uint64_t>(offset);
     if (r.size - b.offset < tensor.total_bytes)
       fail(pointer, subject,
-           tensor_name + " needs " + std::to_string(tensor.total_bytes) + " bytes (TotalTensorSizeInBytes), but resource " +
-               in_quotes(r.name) + " has " + std::to_string(r.size - b.offset) + " from byte " + std::to_string(b.offset) +
-               " on (sizeInBytes " + std::to_string(r.size) + ")");
+           tensor_name + " needs " + std::to_string(tensor.total_bytes) +
+               " bytes (TotalTensorSizeInBytes), but resource " + in_quotes(r.name) + " has " +
+               std::to_string(r.size - b.offset) + " from byte " + std::to_string(b.offset) + " on (sizeInBytes " +
+               std::to_string(r.size) + ")");
     return b;
   }
 
   std::size_t resource_index(const std::string& name, const std::string& pointer, const std::string& subject,
                              const std::string& what) {
-    for (std::size_t i = 0; i < model_.resources.size(); ++i)
-      if (model_.resources[i].name == name) return i;
+    const auto it = resource_names_.find(name);
+    if (it != resource_names_.end()) return it->second;
     std::string names;
     for (std::size_t i = 0; i < model_.resources.size() && i < 8; ++i)
       names += (i == 0 ? "" : ", ") + in_quotes(model_.resources[i].name);
     if (model_.resources.size() > 8) names += ", ...";
-    fail(pointer, subject, what + " " + in_quotes(name) + ", which is not a resource" +
-                               (names.empty() ? std::string(" (the model has none)") : " (resources: " + names + ")"));
+    fail(pointer, subject,
+         what + " " + in_quotes(name) + ", which is not a resource" +
+             (names.empty() ? std::string(" (the model has none)") : " (resources: " + names + ")"));
   }
 
   // ---- commands ----
@@ -1067,22 +1005,25 @@ class Loader {
                                                at(c.pointer, "resource"), subject, "resource"),
                                   at(c.pointer, "resource"), subject, "it prints");
       if (const json* verbose = member(v, "verbose")) {
-        if (!verbose->is_boolean()) fail(at(c.pointer, "verbose"), subject, "verbose must be true or false, but is " + describe(*verbose));
+        if (!verbose->is_boolean())
+          fail(at(c.pointer, "verbose"), subject, "verbose must be true or false, but is " + describe(*verbose));
         c.verbose = verbose->get<bool>();
       }
       const Resource& r = model_.resources[c.resource];
       if (!r.unsupported.empty()) {
         skip(c, subject, "resource " + in_quotes(r.name) + " is " + r.unsupported + ", which dmlref does not hold");
       } else if (r.type == DataType::UNKNOWN) {
-        fail(at(c.pointer, "resource"), subject, "resource " + in_quotes(r.name) +
-                                                     " has no initialValuesDataType (a list of typed values), so it cannot be printed");
+        fail(at(c.pointer, "resource"), subject,
+             "resource " + in_quotes(r.name) +
+                 " has no initialValuesDataType (a list of typed values), so it cannot be printed");
       }
     } else if (iequals(type, "writeFile")) {
       c.kind = Command::Kind::write_file;
       subject += " (writeFile)";
       write_file_command(c, v, subject);
     } else {
-      fail(at(c.pointer, "type"), subject, "type " + in_quotes(type) + " is not a command (dispatch, print or writeFile)");
+      fail(at(c.pointer, "type"), subject,
+           "type " + in_quotes(type) + " is not a command (dispatch, print or writeFile)");
     }
     model_.commands.push_back(std::move(c));
   }
@@ -1096,13 +1037,10 @@ class Loader {
     const std::string& name = string_value(required(v, c.pointer, subject, "dispatchable", "what to dispatch"),
                                            at(c.pointer, "dispatchable"), subject, "dispatchable");
     subject += " (dispatch " + in_quotes(name) + ")";
-    bool found = false;
-    for (std::size_t i = 0; i < model_.dispatchables.size() && !found; ++i)
-      if (model_.dispatchables[i].name == name) {
-        c.dispatchable = i;
-        found = true;
-      }
-    if (!found) fail(at(c.pointer, "dispatchable"), subject, in_quotes(name) + " is not a dispatchable");
+    const auto found = dispatchable_names_.find(name);
+    if (found == dispatchable_names_.end())
+      fail(at(c.pointer, "dispatchable"), subject, in_quotes(name) + " is not a dispatchable");
+    c.dispatchable = found->second;
     const json& bindings = required(v, c.pointer, subject, "bindings", "the resources bound to the tensors");
     const std::string bp = at(c.pointer, "bindings");
     if (!bindings.is_object()) fail(bp, subject, "bindings must be an object, but is " + describe(bindings));
@@ -1131,18 +1069,23 @@ class Loader {
       const Role role = bind_point(d, it.key(), bp, subject);
       const TensorDesc& t = *d.tensors[role];
       if (t.owned_by_dml)
-        fail(at(bp, it.key()), subject, it.key() + " is OWNED_BY_DML: DirectML takes it once, from the dispatchable's own "
-                                                   "bindings, and binding it at execution is an error");
+        fail(at(bp, it.key()), subject,
+             it.key() +
+                 " is OWNED_BY_DML: DirectML takes it once, from the dispatchable's own "
+                 "bindings, and binding it at execution is an error");
       c.bindings[role] = binding(it.value(), at(bp, it.key()), subject, t, it.key());
       const Resource& r = model_.resources[c.bindings[role]->resource];
       if (!r.unsupported.empty() && c.skipped.empty())
-        skip(c, subject, it.key() + " is bound to resource " + in_quotes(r.name) + ", " + r.unsupported +
-                             ", which dmlref does not hold");
+        skip(c, subject,
+             it.key() + " is bound to resource " + in_quotes(r.name) + ", " + r.unsupported +
+                 ", which dmlref does not hold");
     }
     for (int i = 0; i < kRoleCount; ++i) {
       const Role role = static_cast<Role>(i);
       if (d.tensors[i] && !d.tensors[i]->owned_by_dml && !c.bindings[i])
-        fail(bp, subject, std::string("nothing is bound to ") + role_name(role) + " (every tensor of " + dml_name(d.op) + " is required)");
+        fail(bp, subject,
+             std::string("nothing is bound to ") + role_name(role) + " (every tensor of " + dml_name(d.op) +
+                 " is required)");
     }
   }
 
@@ -1151,15 +1094,17 @@ class Loader {
                                              at(c.pointer, "resource"), subject, "resource"),
                                 at(c.pointer, "resource"), subject, "it writes");
     const std::string tp = at(c.pointer, "targetPath");
-    std::string path = string_value(required(v, c.pointer, subject, "targetPath", "the file to write, under --output-dir"),
-                                    tp, subject, "targetPath");
+    std::string path =
+        string_value(required(v, c.pointer, subject, "targetPath", "the file to write, under --output-dir"), tp,
+                     subject, "targetPath");
     std::replace(path.begin(), path.end(), '\\', '/');  // models written on Windows
     c.target_path = safe_relative_path(path, tp, subject);
     const std::string ext = lowercase_extension(c.target_path);
     c.npy = ext == ".npy";
     if (const json* dims = member(v, "dimensions")) {
       const std::string dp = at(c.pointer, "dimensions");
-      if (!dims->is_array()) fail(dp, subject, "dimensions must be an array of non-negative integers, but is " + describe(*dims));
+      if (!dims->is_array())
+        fail(dp, subject, "dimensions must be an array of non-negative integers, but is " + describe(*dims));
       for (std::size_t i = 0; i < dims->size(); ++i)
         c.dimensions.push_back(uint32_value((*dims)[i], at(dp, i), subject, "dimensions[" + std::to_string(i) + "]"));
     }
@@ -1175,23 +1120,25 @@ class Loader {
     }
     if (!c.npy) return;
     if (r.type == DataType::UNKNOWN)
-      fail(at(c.pointer, "resource"), subject, "resource " + in_quotes(r.name) +
-                                                   " has no initialValuesDataType (a list of typed values), so it has no .npy type; write it as raw bytes");
+      fail(at(c.pointer, "resource"), subject,
+           "resource " + in_quotes(r.name) +
+               " has no initialValuesDataType (a list of typed values), so it has no .npy type; write it as raw bytes");
     u128 bytes = dmlref::element_size(r.type);
     for (std::int64_t d : c.dimensions) {
       bytes *= static_cast<std::uint64_t>(d);
       if (bytes > r.size) break;
     }
     if (!c.dimensions.empty() && bytes > r.size)
-      fail(at(c.pointer, "dimensions"), subject, "dimensions describe more " + std::string(dmlref::name(r.type)) +
-                                                     " elements than resource " + in_quotes(r.name) + " holds (" +
-                                                     std::to_string(r.size) + " bytes)");
+      fail(at(c.pointer, "dimensions"), subject,
+           "dimensions describe more " + std::string(dmlref::name(r.type)) + " elements than resource " +
+               in_quotes(r.name) + " holds (" + std::to_string(r.size) + " bytes)");
   }
 
   /// targetPath stays under --output-dir: relative, without '..', '.' or empty parts.
   std::string safe_relative_path(const std::string& path, const std::string& pointer, const std::string& subject) {
     if (path.empty() || path.front() == '/' || (path.size() >= 2 && path[1] == ':'))
-      fail(pointer, subject, "targetPath " + in_quotes(path) + " must be a relative path (files are written under --output-dir)");
+      fail(pointer, subject,
+           "targetPath " + in_quotes(path) + " must be a relative path (files are written under --output-dir)");
     std::string out;
     std::size_t start = 0;
     while (start <= path.size()) {
@@ -1211,20 +1158,22 @@ class Loader {
 
   void check_operator(const Dispatchable& d) {
     const std::string subject = "dispatchable " + in_quotes(d.name);
-    const char* op = d.op == Operator::gather ? "Gather"
+    const char* op = d.op == Operator::gather            ? "Gather"
                      : d.op == Operator::gather_elements ? "GatherElements"
-                     : d.op == Operator::gather_nd ? "GatherND"
-                     : d.op == Operator::gather_nd1 ? "GatherND1"
-                     : d.op == Operator::scatter ? "Scatter"
-                                                 : "ScatterND";
+                     : d.op == Operator::gather_nd       ? "GatherND"
+                     : d.op == Operator::gather_nd1      ? "GatherND1"
+                     : d.op == Operator::scatter         ? "Scatter"
+                                                         : "ScatterND";
     const TensorDesc& input = *d.tensors[kInput];
     // Worded as the operators word them (docs/errors.md).
     auto type_error = [&](Role role, const std::string& expected, const char* rule) {
       const TensorDesc& t = *d.tensors[role];
-      fail(at(t.pointer, "DataType"), subject, std::string(op) + ": " + role_name(role) + ".DataType must be " + expected +
-                                                   ", but is " + dmlref::name(t.data_type) + rule);
+      fail(at(t.pointer, "DataType"), subject,
+           std::string(op) + ": " + role_name(role) + ".DataType must be " + expected + ", but is " +
+               dmlref::name(t.data_type) + rule);
     };
-    if (!dmlref::is_index_type(d.tensors[kIndices]->data_type)) type_error(kIndices, "INT32, INT64, UINT32 or UINT64", "");
+    if (!dmlref::is_index_type(d.tensors[kIndices]->data_type))
+      type_error(kIndices, "INT32, INT64, UINT32 or UINT64", "");
     for (Role role : {kUpdates, kOutput})
       if (d.tensors[role] && d.tensors[role]->data_type != input.data_type)
         type_error(role, dmlref::name(input.data_type), " (data tensors share InputTensor's DataType)");
@@ -1236,14 +1185,16 @@ class Loader {
     dmlref::Result<dmlref::Shape> expected = dmlref::Shape();
     switch (d.op) {
       case Operator::gather:
-        expected = dmlref::gather_output_sizes(shape(kInput), shape(kIndices), dmlref::GatherParams{d.axis, d.index_dimensions});
+        expected = dmlref::gather_output_sizes(shape(kInput), shape(kIndices),
+                                               dmlref::GatherParams{d.axis, d.index_dimensions});
         break;
       case Operator::gather_elements:
-        expected = dmlref::gather_elements_output_sizes(shape(kInput), shape(kIndices), dmlref::GatherElementsParams{d.axis});
+        expected =
+            dmlref::gather_elements_output_sizes(shape(kInput), shape(kIndices), dmlref::GatherElementsParams{d.axis});
         break;
       case Operator::gather_nd:
-        expected = dmlref::gather_nd_output_sizes(shape(kInput), shape(kIndices),
-                                                  dmlref::GatherNDParams{d.input_dimension_count, d.indices_dimension_count});
+        expected = dmlref::gather_nd_output_sizes(
+            shape(kInput), shape(kIndices), dmlref::GatherNDParams{d.input_dimension_count, d.indices_dimension_count});
         break;
       case Operator::gather_nd1:
         expected = dmlref::gather_nd1_output_sizes(
@@ -1251,11 +1202,13 @@ class Loader {
             dmlref::GatherND1Params{d.input_dimension_count, d.indices_dimension_count, d.batch_dimension_count});
         break;
       case Operator::scatter:
-        expected = dmlref::scatter_output_sizes(shape(kInput), shape(kIndices), shape(kUpdates), dmlref::ScatterParams{d.axis});
+        expected = dmlref::scatter_output_sizes(shape(kInput), shape(kIndices), shape(kUpdates),
+                                                dmlref::ScatterParams{d.axis});
         break;
       case Operator::scatter_nd:
-        expected = dmlref::scatter_nd_output_sizes(shape(kInput), shape(kIndices), shape(kUpdates),
-                                                   dmlref::ScatterNDParams{d.input_dimension_count, d.indices_dimension_count});
+        expected = dmlref::scatter_nd_output_sizes(
+            shape(kInput), shape(kIndices), shape(kUpdates),
+            dmlref::ScatterNDParams{d.input_dimension_count, d.indices_dimension_count});
         break;
     }
     if (!expected) fail(error_pointer(d, expected.error()), subject, expected.status().message());
@@ -1268,7 +1221,8 @@ class Loader {
       e.expected = dmlref::ErrorValue::of(*expected);
       e.actual = dmlref::ErrorValue::of(shape(kOutput));
       const std::string rule = std::string("the ") + op + " shape rule";
-      e.rule = d.op == Operator::scatter || d.op == Operator::scatter_nd ? "OutputTensor has InputTensor's sizes" : rule.c_str();
+      e.rule = d.op == Operator::scatter || d.op == Operator::scatter_nd ? "OutputTensor has InputTensor's sizes"
+                                                                         : rule.c_str();
       fail(at(d.tensors[kOutput]->pointer, "Sizes"), subject, e.message());
     }
   }
@@ -1283,6 +1237,7 @@ class Loader {
 
   const LoadOptions& options_;
   Model model_;
+  std::map<std::string, std::size_t> resource_names_, dispatchable_names_;
   std::vector<std::string> unsupported_;
   std::string unsupported_pointer_;
 };

@@ -42,12 +42,12 @@ bool has_role(Operator op, Role role) noexcept;
 /// A DML_BUFFER_TENSOR_DESC with its defaults applied.
 struct TensorDesc {
   dmlref::DataType data_type = dmlref::DataType::UNKNOWN;
-  bool owned_by_dml = false;             ///< Flags holds DML_TENSOR_FLAG_OWNED_BY_DML
-  std::vector<std::int64_t> sizes;       ///< DimensionCount values, each 1..UINT32_MAX
-  std::vector<std::int64_t> strides;     ///< empty: packed row-major
-  std::uint64_t total_bytes = 0;         ///< TotalTensorSizeInBytes (DMLCalcBufferTensorSize when absent or 0)
+  bool owned_by_dml = false;          ///< Flags holds DML_TENSOR_FLAG_OWNED_BY_DML
+  std::vector<std::int64_t> sizes;    ///< DimensionCount values, each 1..UINT32_MAX
+  std::vector<std::int64_t> strides;  ///< empty: packed row-major
+  std::uint64_t total_bytes = 0;      ///< TotalTensorSizeInBytes (DMLCalcBufferTensorSize when absent or 0)
   std::uint32_t guaranteed_base_offset_alignment = 0;
-  std::string pointer;                   ///< JSON Pointer of the object holding the buffer fields
+  std::string pointer;  ///< JSON Pointer of the object holding the buffer fields
 };
 
 /// A tensor bound to a resource: the bytes from `offset` to the resource's end.
@@ -75,11 +75,11 @@ struct Resource {
 struct Dispatchable {
   std::string name;
   std::string pointer;
-  std::string type;                ///< as written ("DML_OPERATOR_GATHER", "GATHER", "hlsl", ...)
+  std::string type;  ///< as written ("DML_OPERATOR_GATHER", "GATHER", "hlsl", ...)
   bool supported = false;
-  std::string unsupported;         ///< why not, when !supported ("DML_OPERATOR_CONVOLUTION", "an HLSL shader")
+  std::string unsupported;  ///< why not, when !supported ("DML_OPERATOR_CONVOLUTION", "an HLSL shader")
   Operator op = Operator::gather;
-  std::string desc_pointer;        ///< where the operator's fields are
+  std::string desc_pointer;  ///< where the operator's fields are
   std::array<std::optional<TensorDesc>, kRoleCount> tensors;
   std::uint32_t axis = 0, index_dimensions = 0, input_dimension_count = 0, indices_dimension_count = 0,
                 batch_dimension_count = 0;
@@ -90,9 +90,9 @@ struct Dispatchable {
 struct Command {
   enum class Kind : std::uint8_t { dispatch, print, write_file };
   Kind kind = Kind::dispatch;
-  std::size_t index = 0;           ///< position in `commands`
-  std::string pointer;             ///< /commands/INDEX
-  std::string skipped;             ///< with --skip-unsupported: why the command is not run
+  std::size_t index = 0;  ///< position in `commands`
+  std::string pointer;    ///< /commands/INDEX
+  std::string skipped;    ///< with --skip-unsupported: why the command is not run
 
   // dispatch
   std::size_t dispatchable = 0;
@@ -101,8 +101,8 @@ struct Command {
   // print and writeFile
   std::size_t resource = 0;
   bool verbose = false;
-  std::string target_path;            ///< relative, '/'-separated, without '.' or '..'
-  bool npy = false;                   ///< the extension is .npy (any case); raw bytes otherwise
+  std::string target_path;               ///< relative, '/'-separated, without '.' or '..'
+  bool npy = false;                      ///< the extension is .npy (any case); raw bytes otherwise
   std::vector<std::int64_t> dimensions;  ///< .npy shape; empty: 1-D over the whole buffer
 };
 
@@ -117,8 +117,8 @@ struct Model {
 
 /// A file read for an initializer's sourcePath.
 struct FileContents {
-  bool found = false;                ///< false: the path does not exist (the next candidate is tried)
-  std::string error;                 ///< found but unreadable: why
+  bool found = false;  ///< false: the path does not exist (the next candidate is tried)
+  std::string error;   ///< found but unreadable: why
   std::vector<unsigned char> bytes;
 };
 
@@ -150,6 +150,9 @@ struct LoadResult {
 /// Parses and validates a model. Accepts comments and trailing commas, and ignores text after
 /// the root object, as DxDispatch's parser does. Never throws (std::bad_alloc aside).
 LoadResult load_model(std::string_view text, const LoadOptions& options);
+
+/// A name or path for a diagnostic: 'name', control and non-ASCII bytes as \xNN, at most 200 characters.
+std::string quoted_name(const std::string& name);
 
 /// DMLCalcBufferTensorSize in 64 bits: (index of the last element + 1) x element size, rounded up
 /// to a multiple of 4 (empty strides: packed). A stand-in until the library provides

@@ -38,24 +38,36 @@ std::string padded(const std::string& s, std::size_t width) {
 std::string format_value(dmlref::DataType type, const unsigned char* element) {
   using dmlref::DataType;
   switch (type) {
-    case DataType::FLOAT32: return floating(load<float>(element));
-    case DataType::FLOAT16: return floating(dmlref::float16::from_bits(load<std::uint16_t>(element)).to_float());
-    case DataType::FLOAT64: return floating(load<double>(element));
-    case DataType::INT8: return std::to_string(load<std::int8_t>(element));
-    case DataType::INT16: return std::to_string(load<std::int16_t>(element));
-    case DataType::INT32: return std::to_string(load<std::int32_t>(element));
-    case DataType::INT64: return std::to_string(load<std::int64_t>(element));
-    case DataType::UINT8: return std::to_string(load<std::uint8_t>(element));
-    case DataType::UINT16: return std::to_string(load<std::uint16_t>(element));
-    case DataType::UINT32: return std::to_string(load<std::uint32_t>(element));
-    case DataType::UINT64: return std::to_string(load<std::uint64_t>(element));
-    case DataType::UNKNOWN: break;
+    case DataType::FLOAT32:
+      return floating(load<float>(element));
+    case DataType::FLOAT16:
+      return floating(dmlref::float16::from_bits(load<std::uint16_t>(element)).to_float());
+    case DataType::FLOAT64:
+      return floating(load<double>(element));
+    case DataType::INT8:
+      return std::to_string(load<std::int8_t>(element));
+    case DataType::INT16:
+      return std::to_string(load<std::int16_t>(element));
+    case DataType::INT32:
+      return std::to_string(load<std::int32_t>(element));
+    case DataType::INT64:
+      return std::to_string(load<std::int64_t>(element));
+    case DataType::UINT8:
+      return std::to_string(load<std::uint8_t>(element));
+    case DataType::UINT16:
+      return std::to_string(load<std::uint16_t>(element));
+    case DataType::UINT32:
+      return std::to_string(load<std::uint32_t>(element));
+    case DataType::UINT64:
+      return std::to_string(load<std::uint64_t>(element));
+    case DataType::UNKNOWN:
+      break;
   }
   return "?";
 }
 
-std::string format_print(const std::string& name, dmlref::DataType type, const unsigned char* data,
-                         std::size_t count, bool verbose) {
+std::string format_print(const std::string& name, dmlref::DataType type, const unsigned char* data, std::size_t count,
+                         bool verbose) {
   const std::size_t size = dmlref::element_size(type);
   std::string text = "Resource '" + name + "':";
   if (!verbose) {

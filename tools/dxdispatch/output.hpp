@@ -21,8 +21,8 @@ std::string format_value(dmlref::DataType type, const unsigned char* element);
 ///   Resource 'NAME':\n[i] value (0xBITS)\n ... \n          (verbose; DxDispatch ends it with an empty line)
 /// The index and BITS (upper-case hex) are right-aligned with spaces, to the digits of `count` and
 /// twice the element size.
-std::string format_print(const std::string& name, dmlref::DataType type, const unsigned char* data,
-                         std::size_t count, bool verbose);
+std::string format_print(const std::string& name, dmlref::DataType type, const unsigned char* data, std::size_t count,
+                         bool verbose);
 
 /// A .npy file as DxDispatch writes it: NPY 1.0, the header
 /// {'descr':'<f4', 'fortran_order':False, 'shape':(1,3,2,), } padded with spaces to a multiple of

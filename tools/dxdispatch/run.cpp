@@ -16,14 +16,17 @@ namespace dxdispatch {
 
 namespace {
 
-std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+std::string in_quotes(const std::string& s) { return quoted_name(s); }
 
 std::string subject(const Model& model, const Command& c) {
   switch (c.kind) {
     case Command::Kind::dispatch:
-      return "command " + std::to_string(c.index) + " (dispatch " + in_quotes(model.dispatchables[c.dispatchable].name) + ")";
-    case Command::Kind::print: return "command " + std::to_string(c.index) + " (print)";
-    case Command::Kind::write_file: return "command " + std::to_string(c.index) + " (writeFile)";
+      return "command " + std::to_string(c.index) + " (dispatch " +
+             in_quotes(model.dispatchables[c.dispatchable].name) + ")";
+    case Command::Kind::print:
+      return "command " + std::to_string(c.index) + " (print)";
+    case Command::Kind::write_file:
+      return "command " + std::to_string(c.index) + " (writeFile)";
   }
   return "command " + std::to_string(c.index);
 }
@@ -41,7 +44,8 @@ class Runner {
       const Resource& r = model_.resources[i];
       if (!r.unsupported.empty()) continue;
       if (!allocate(buffers_[i], r.size))
-        return Diagnostic{r.pointer, "resource " + in_quotes(r.name) + ": cannot allocate its " + std::to_string(r.size) + " bytes"};
+        return Diagnostic{
+            r.pointer, "resource " + in_quotes(r.name) + ": cannot allocate its " + std::to_string(r.size) + " bytes"};
       std::memcpy(buffers_[i].data(), r.initial.data(), r.initial.size());
     }
     snapshots_.resize(model_.dispatchables.size());
@@ -53,8 +57,9 @@ class Runner {
         const std::uint64_t bytes = disp.tensors[role]->total_bytes;
         std::vector<unsigned char>& copy = snapshots_[d][role];
         if (!allocate(copy, bytes))
-          return Diagnostic{b.pointer, "dispatchable " + in_quotes(disp.name) + ": cannot allocate " + std::to_string(bytes) +
-                                           " bytes for its OWNED_BY_DML " + role_name(static_cast<Role>(role))};
+          return Diagnostic{b.pointer, "dispatchable " + in_quotes(disp.name) + ": cannot allocate " +
+                                           std::to_string(bytes) + " bytes for its OWNED_BY_DML " +
+                                           role_name(static_cast<Role>(role))};
         std::memcpy(copy.data(), buffers_[b.resource].data() + b.offset, static_cast<std::size_t>(bytes));
       }
     }
@@ -62,9 +67,15 @@ class Runner {
       if (!c.skipped.empty()) continue;
       std::optional<Diagnostic> error;
       switch (c.kind) {
-        case Command::Kind::dispatch: error = dispatch(c); break;
-        case Command::Kind::print: error = print(c); break;
-        case Command::Kind::write_file: error = write_file(c); break;
+        case Command::Kind::dispatch:
+          error = dispatch(c);
+          break;
+        case Command::Kind::print:
+          error = print(c);
+          break;
+        case Command::Kind::write_file:
+          error = write_file(c);
+          break;
       }
       if (error) return error;
     }
@@ -104,9 +115,11 @@ class Runner {
       desc.Strides = t.strides.empty() ? nullptr : t.strides.data();
       desc.TotalTensorSizeInBytes = t.total_bytes;
       desc.Data = data;
-      if (role == kOutput) output = desc;
-      else inputs[role] = dmlref::TensorDesc{desc.DataType, desc.DimensionCount, desc.Sizes, desc.Strides,
-                                             desc.TotalTensorSizeInBytes, desc.Data};
+      if (role == kOutput)
+        output = desc;
+      else
+        inputs[role] = dmlref::TensorDesc{desc.DataType, desc.DimensionCount,         desc.Sizes,
+                                          desc.Strides,  desc.TotalTensorSizeInBytes, desc.Data};
     }
     const dmlref::Options& o = options_.operators;
     dmlref::Status status;
@@ -161,8 +174,9 @@ class Runner {
     const fs::path folder = path.parent_path();
     fs::create_directories(folder, ec);
     if (ec || !fs::is_directory(folder))
-      return Diagnostic{c.pointer, subject(model_, c) + ": cannot create the folder " + in_quotes(folder.lexically_normal().string()) +
-                                       " for " + in_quotes(c.target_path) + ": " +
+      return Diagnostic{c.pointer, subject(model_, c) + ": cannot create the folder " +
+                                       in_quotes(folder.lexically_normal().string()) + " for " +
+                                       in_quotes(c.target_path) + ": " +
                                        (ec ? ec.message() : std::string("it is not a folder"))};
     std::vector<unsigned char> npy;
     const unsigned char* bytes = buffer.data();
@@ -176,14 +190,17 @@ class Runner {
     }
     std::FILE* file = std::fopen(path.c_str(), "wb");
     if (file == nullptr)
-      return Diagnostic{c.pointer, subject(model_, c) + ": cannot create " + in_quotes(shown) + ": " + std::strerror(errno)};
+      return Diagnostic{c.pointer,
+                        subject(model_, c) + ": cannot create " + in_quotes(shown) + ": " + std::strerror(errno)};
     const std::size_t written = size == 0 ? 0 : std::fwrite(bytes, 1, size, file);
     const int write_errno = errno;
     const bool closed = std::fclose(file) == 0;
     if (written != size || !closed)
       return Diagnostic{c.pointer, subject(model_, c) + ": cannot write " + in_quotes(shown) + ": " +
                                        std::strerror(written != size ? write_errno : errno)};
-    const std::string line = "Resource " + in_quotes(r.name) + " written to " + in_quotes(fs::absolute(path, ec).lexically_normal().string()) + "\n";
+    // DxDispatch's line: the names as they are.
+    const std::string line =
+        "Resource '" + r.name + "' written to '" + fs::absolute(path, ec).lexically_normal().string() + "'\n";
     std::fwrite(line.data(), 1, line.size(), out_);
     return std::nullopt;
   }
