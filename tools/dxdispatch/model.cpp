@@ -848,10 +848,15 @@ class Loader {
       fail(at(p, "Strides"), subject,
            tensor + ".Strides has " + std::to_string(t.strides.size()) + " values, but DimensionCount is " +
                std::to_string(dimension_count));
-    for (std::size_t i = 0; i < t.sizes.size(); ++i)
+    u128 elements = 1;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) {
       if (t.sizes[i] == 0)
         fail(at(at(p, "Sizes"), i), subject,
              tensor + ".Sizes[" + std::to_string(i) + "] is 0; DirectML tensors have sizes of at least 1");
+      elements *= static_cast<std::uint64_t>(t.sizes[i]);
+    }
+    if (elements > UINT32_MAX)
+      fail(at(p, "Sizes"), subject, tensor + ".Sizes describe more than 4294967295 elements, DirectML's limit");
 
     const dmlref::Shape sizes = dmlref::Shape::from(t.sizes.data(), t.sizes.size());
     const dmlref::Shape strides = dmlref::Shape::from(t.strides.data(), t.strides.size());
@@ -1107,6 +1112,8 @@ class Loader {
         fail(dp, subject, "dimensions must be an array of non-negative integers, but is " + describe(*dims));
       for (std::size_t i = 0; i < dims->size(); ++i)
         c.dimensions.push_back(uint32_value((*dims)[i], at(dp, i), subject, "dimensions[" + std::to_string(i) + "]"));
+      if (c.npy && c.dimensions.size() > 32)
+        fail(dp, subject, "dimensions has " + std::to_string(c.dimensions.size()) + " values; numpy reads at most 32");
     }
     const Resource& r = model_.resources[c.resource];
     if (ext == ".png" || ext == ".jpg") {
