@@ -564,28 +564,21 @@ class Loader {
                                           dmlref::float16::from_bits(d).to_float());
         });
         return;
-      // Integers wrap, as C++'s `value += delta` does in the type's width.
+      // Integers wrap, as C++'s `value += delta` does in the type's width (signed ones too, in
+      // two's complement), so each width needs one unsigned addition.
       case DataType::INT8:
-        sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>);
-        return;
       case DataType::UINT8:
         sequence_of<std::uint8_t>(r, first, delta, count, wrap<std::uint8_t>);
         return;
       case DataType::INT16:
-        sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>);
-        return;
       case DataType::UINT16:
         sequence_of<std::uint16_t>(r, first, delta, count, wrap<std::uint16_t>);
         return;
       case DataType::INT32:
-        sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>);
-        return;
       case DataType::UINT32:
         sequence_of<std::uint32_t>(r, first, delta, count, wrap<std::uint32_t>);
         return;
       case DataType::INT64:
-        sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>);
-        return;
       case DataType::UINT64:
         sequence_of<std::uint64_t>(r, first, delta, count, wrap<std::uint64_t>);
         return;
