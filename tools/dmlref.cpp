@@ -17,6 +17,10 @@
 #include <dmlref/npy.hpp>
 #include <dmlref/onnx.hpp>
 
+#if DMLREF_HAVE_DXDISPATCH
+#  include "dxdispatch/cli.hpp"
+#endif
+
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -434,14 +438,19 @@ int run_main(int argc, char** argv) {
   };
   std::vector<std::pair<CLI::App*, const Subcommand*>> apps;
   for (const Subcommand& s : subcommands) apps.emplace_back(add_subcommand(app, s, args), &s);
+#if DMLREF_HAVE_DXDISPATCH
+  const dxdispatch::RunCommand run_command(app);  // `dmlref run MODEL.json` (docs/dxdispatch.md)
+#endif
 
   // CLI11 would report an unknown first word only as "A subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
-    for (const Subcommand& s : subcommands) known = known || std::string(argv[1]) == s.name;
+    std::string names;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known = known || std::string(argv[1]) == s->get_name();
+      names += std::string(names.empty() ? "" : ", ") + s->get_name();
+    }
     if (!known) {
-      std::string names;
-      for (const Subcommand& s : subcommands) names += std::string(names.empty() ? "" : ", ") + s.name;
       std::fprintf(stderr, "dmlref: unknown subcommand '%s' (one of: %s)\nRun with --help for more information.\n",
                    argv[1], names.c_str());
       return 2;
@@ -454,6 +463,9 @@ int run_main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
 
+#if DMLREF_HAVE_DXDISPATCH
+  if (run_command.parsed()) return run_command.execute();
+#endif
   for (const auto& [sub, s] : apps) {
     if (!sub->parsed()) continue;
     try {

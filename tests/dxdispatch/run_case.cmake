@@ -1,0 +1,65 @@
+# One end-to-end test of `dmlref run` (see dxdispatch_tests.cmake):
+#   cmake -DTOOL=... -DDIR=tests/dxdispatch -DOUT=... -DNAME=... -DEXIT_CODE=0|1|2 -DARGUMENTS=... -P run_case.cmake
+cmake_minimum_required(VERSION 3.21)
+
+set(models "${DIR}/models")
+set(expected "${DIR}/expected")
+string(REPLACE "@DATA@" "${models}" arguments "${ARGUMENTS}")
+string(REPLACE "@OUT@" "${OUT}" arguments "${arguments}")
+separate_arguments(args UNIX_COMMAND "${arguments}")
+list(PREPEND args run)
+if(NOT "--output-dir" IN_LIST args)
+  list(APPEND args --output-dir "${OUT}")
+endif()
+file(REMOVE_RECURSE "${OUT}")
+
+string(REPLACE ";" " " shown "${args}")
+message(STATUS "cd ${models} && dmlref ${shown}")
+execute_process(COMMAND "${TOOL}" ${args}
+                WORKING_DIRECTORY "${models}"
+                RESULT_VARIABLE rc
+                OUTPUT_VARIABLE stdout
+                ERROR_VARIABLE stderr)
+message(STATUS "exit code: ${rc}\nstdout:\n${stdout}\nstderr:\n${stderr}")
+
+set(failures "")
+if(NOT "${rc}" STREQUAL "${EXIT_CODE}")
+  string(APPEND failures "expected exit code ${EXIT_CODE}, but the tool exited with: ${rc}\n")
+endif()
+foreach(stream stdout stderr)
+  string(REPLACE "${OUT}" "@OUT@" actual "${${stream}}")
+  string(REPLACE "${models}" "@DATA@" actual "${actual}")
+  set(want "")
+  if(EXISTS "${expected}/${NAME}.${stream}")
+    file(READ "${expected}/${NAME}.${stream}" want)
+  endif()
+  if(NOT actual STREQUAL want)
+    string(APPEND failures "${stream} differs from expected/${NAME}.${stream}:\n--- expected\n${want}--- actual\n${actual}---\n")
+  endif()
+endforeach()
+
+set(want_files "")
+if(IS_DIRECTORY "${expected}/${NAME}")
+  file(GLOB_RECURSE want_files RELATIVE "${expected}/${NAME}" "${expected}/${NAME}/*")
+endif()
+set(got_files "")
+if(IS_DIRECTORY "${OUT}")
+  file(GLOB_RECURSE got_files RELATIVE "${OUT}" "${OUT}/*")
+endif()
+list(SORT want_files)
+list(SORT got_files)
+if(NOT want_files STREQUAL got_files)
+  string(APPEND failures "the output folder holds [${got_files}], expected [${want_files}]\n")
+else()
+  foreach(file IN LISTS want_files)
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${OUT}/${file}" "${expected}/${NAME}/${file}"
+                    RESULT_VARIABLE differ)
+    if(NOT differ EQUAL 0)
+      string(APPEND failures "${file} differs from expected/${NAME}/${file}; compare with: "
+                             "cmp ${OUT}/${file} ${expected}/${NAME}/${file}\n")
+    endif()
+  endforeach()
+endif()
+if(NOT failures STREQUAL "")
+  message(FATAL_ERROR "${failures}")
+endif()
