@@ -118,7 +118,7 @@ def seconds(fn, rounds, calls):
 
 def cpp_figures(binary, repetitions):
     """{workload: (typed seconds, memcpy seconds)} medians from dmlref_bench's JSON output."""
-    pattern = "^(W1_gather_rows|W3_gather_elements|W8_small)/(typed|memcpy)/threads:1$"
+    pattern = "^(W1_gather_rows|W3_gather_elements|W8_small)/(typed|memcpy)/real_time$"  # 1 thread
     result = subprocess.run([binary, "--benchmark_filter=" + pattern, "--benchmark_format=json",
                              "--benchmark_repetitions=%d" % repetitions], check=True, capture_output=True, text=True)
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}

@@ -180,20 +180,28 @@ struct Signature {
   }
 };
 
+/// The value of an int-like argument (int, numpy integer, anything with __index__), saturated to
+/// the int64 range. False with TypeError set (naming `what`) for anything else.
+bool index_value(PyObject* value, const char* fn, const char* what, const char* expected, long long& out) {
+  if (!PyLong_Check(value) && !PyIndex_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s(): %s must be %s, not %s", fn, what, expected, Py_TYPE(value)->tp_name);
+    return false;
+  }
+  PyObject* number = PyNumber_Index(value);
+  if (number == nullptr) return false;
+  int overflow = 0;
+  out = PyLong_AsLongLongAndOverflow(number, &overflow);
+  Py_DECREF(number);
+  if (out == -1 && PyErr_Occurred()) return false;
+  if (overflow != 0) out = overflow < 0 ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+  return true;
+}
+
 /// A DirectML UINT attribute: `fallback` when None or not given. False with dmlref.Error set.
 bool uint_attribute(PyObject* value, long long fallback, const char* fn, const char* op, const char* field,
                     std::uint32_t& out) {
   long long v = fallback;
-  if (value != nullptr && value != Py_None) {
-    if (!PyLong_Check(value)) {
-      PyErr_Format(PyExc_TypeError, "%s(): %s must be an int or None, not %s", fn, field, Py_TYPE(value)->tp_name);
-      return false;
-    }
-    int overflow = 0;
-    v = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (v == -1 && PyErr_Occurred()) return false;
-    if (overflow != 0) v = overflow < 0 ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
-  }
+  if (value != nullptr && value != Py_None && !index_value(value, fn, field, "an int or None", v)) return false;
   if (v < 0 || v > static_cast<long long>(std::numeric_limits<std::uint32_t>::max())) {
     Error e = make_error(ErrorCode::invalid_attribute, op, "", field, ErrorValue::range(0, 4294967295LL),
                          ErrorValue::of(static_cast<std::int64_t>(v)),
@@ -209,16 +217,9 @@ bool uint_attribute(PyObject* value, long long fallback, const char* fn, const c
 bool int_attribute(PyObject* value, const char* fn, const char* field, std::int64_t& out) {
   out = 0;
   if (value == nullptr) return true;
-  if (!PyLong_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "%s(): %s must be an int, not %s", fn, field, Py_TYPE(value)->tp_name);
-    return false;
-  }
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-  if (v == -1 && PyErr_Occurred()) return false;
-  out = overflow < 0 ? std::numeric_limits<std::int64_t>::min()
-        : overflow > 0 ? std::numeric_limits<std::int64_t>::max()
-                       : static_cast<std::int64_t>(v);
+  long long v = 0;
+  if (!index_value(value, fn, field, "an int", v)) return false;
+  out = static_cast<std::int64_t>(v);
   return true;
 }
 
@@ -249,15 +250,8 @@ bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObje
     o.check_collisions = truth != 0;
   }
   if (threads != nullptr) {
-    if (!PyLong_Check(threads)) {
-      PyErr_Format(PyExc_TypeError, "%s(): threads must be an int, not %s", fn, Py_TYPE(threads)->tp_name);
-      return false;
-    }
-    const long v = PyLong_AsLong(threads);
-    if (v == -1 && PyErr_Occurred()) {
-      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return false;
-      PyErr_Clear();
-    }
+    long long v = 0;
+    if (!index_value(threads, fn, "threads", "an int", v)) return false;
     if (v < 1 || v > 1024) {
       PyErr_Format(PyExc_ValueError, "%s(): threads must be 1..1024, not %R", fn, threads);
       return false;

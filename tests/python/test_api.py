@@ -148,3 +148,12 @@ def test_empty_onnx_calls_check_every_index():
     empty = np.zeros((0, 1), np.int64)
     assert dmlref.onnx.scatter_nd(x, empty, np.zeros(0, np.float32), out=out) is out
     assert out.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_numpy_integers_as_attributes():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert dmlref.gather(x, np.array([1]), np.int64(1), np.uint8(1), threads=np.int32(2)).tolist() == [[1], [5], [9]]
+    assert dmlref.onnx.gather(x, np.int64(-1), axis=np.int16(-1)).tolist() == [3.0, 7.0, 11.0]
+    with pytest.raises(dmlref.Error) as info:
+        dmlref.gather(x, np.array([1]), 2**70)  # beyond int64: reported as out of range, not wrapped
+    assert info.value.code == "invalid_attribute"
