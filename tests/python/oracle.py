@@ -102,11 +102,14 @@ def scatter(inp, idx, upd, axis, policy="error", check_collisions=False):
     out = inp.copy()
     n = inp.shape[axis]
     signed = is_signed(idx)
-    written = set()
-    for c in np.ndindex(*idx.shape):  # row-major: the last update wins
+    # Every index value is checked before any collision (docs/errors.md, "Order of checks").
+    targets = []
+    for c in np.ndindex(*idx.shape):
         dst = list(c)
         dst[axis] = normalize(idx[c], n, signed, policy)
-        dst = tuple(dst)
+        targets.append((c, tuple(dst)))
+    written = set()
+    for c, dst in targets:  # row-major: the last update wins
         if check_collisions and dst in written:
             raise OracleCollision(c, dst)
         written.add(dst)
@@ -124,9 +127,11 @@ def scatter_nd(inp, idx, upd, r, q, policy="error", check_collisions=False):
     groups = idx_a.shape[: q - 1]
     block = out_a.shape[K:]
     upd_a = upd.reshape(tuple(groups) + tuple(block))
+    # Every index value is checked before any collision (docs/errors.md, "Order of checks").
+    tuples = [(g, tuple(normalize(idx_a[g + (k,)], out_a.shape[k], signed, policy) for k in range(K)))
+              for g in np.ndindex(*groups)]
     written = set()
-    for g in np.ndindex(*groups):
-        tup = tuple(normalize(idx_a[g + (k,)], out_a.shape[k], signed, policy) for k in range(K))
+    for g, tup in tuples:
         for b in np.ndindex(*block):
             if check_collisions and tup + b in written:
                 raise OracleCollision(g, tup + b)
