@@ -42,6 +42,6 @@ setup(
     ext_modules=[extension],
     cmdclass={"build_ext": build_ext},
     install_requires=["numpy"],
-    python_requires=">=3.8",
+    python_requires=">=3.9",  # PyObject_CallMethodNoArgs
     zip_safe=False,
 )

@@ -207,3 +207,27 @@ def test_shape_error_precedes_nothing_else():
     rule in its order of checks (docs/errors.md): here the updates' data type before the shapes."""
     raises(dmlref.Error, lambda: dmlref.scatter(X, np.zeros((3, 5), np.int64), np.zeros((3, 4), np.int32)),
            code="data_type_mismatch", tensor="UpdatesTensor")
+
+
+def test_odd_objects_do_not_crash():
+    class NotACapsule:
+        def __dlpack__(self):
+            return 5
+
+    class Raises:
+        def __dlpack__(self):
+            raise RuntimeError("no export")
+
+    with pytest.raises(TypeError, match="did not return a 'dltensor' capsule"):
+        dmlref.gather(NotACapsule(), np.array([0]))
+    with pytest.raises(RuntimeError, match="no export"):
+        dmlref.gather(X, Raises())
+    with pytest.raises(TypeError, match="out must be a numpy array"):
+        dmlref.gather(X, np.array([0]), out=object())
+    deep = np.zeros((1,) * 32, np.float32)
+    raises(dmlref.Error, lambda: dmlref.onnx.gather_elements(deep, deep.astype(np.int64)),
+           code="invalid_dimension_count", actual="32")
+    raises(dmlref.Error, lambda: dmlref.gather(X, np.array([0]), out=deep), code="invalid_dimension_count",
+           tensor="OutputTensor", actual="32")
+    with pytest.raises(ValueError):  # numpy cannot make an array of a ragged list
+        dmlref.gather([[1, 2], [3]], [0])
