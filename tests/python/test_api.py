@@ -132,6 +132,8 @@ def test_zero_d_arrays():
     # DirectML convention: a 0-d index is IndexDimensions 0 (the CLI's default too).
     x = np.arange(6, dtype=np.float32).reshape(3, 2)
     assert dmlref.gather(x, np.array(2)).tolist() == [[4.0, 5.0]]
+    out = np.zeros(2, np.float32)  # the result {1, 2} into an out= of lower rank: padded like the inputs
+    assert dmlref.gather(x, np.array(2), out=out) is out and out.tolist() == [4.0, 5.0]
     # ONNX: 0-d data is not valid for Gather (rank >= 1); a scalar index drops the axis.
     assert dmlref.onnx.gather(x, np.array(-1, np.int32)).tolist() == [4.0, 5.0]
     with pytest.raises(dmlref.Error):
