@@ -29,7 +29,7 @@ run() {
 echo "--- install"
 run cmake -S "$root" -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF -DDMLREF_BUILD_BENCHMARKS=OFF -DDMLREF_BUILD_TOOLS=OFF \
-  -DDMLREF_INSTALL=ON >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+  -DDMLREF_BUILD_PYTHON=OFF -DDMLREF_INSTALL=ON >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 run cmake --build "$work/build"
 run cmake --install "$work/build" --prefix "$work/staged" >"$work/install.log" || { cat "$work/install.log"; exit 1; }
 run mv "$work/staged" "$work/prefix"

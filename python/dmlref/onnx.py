@@ -1,0 +1,16 @@
+"""ONNX's Gather, GatherElements, GatherND, Scatter, ScatterElements and ScatterND (dmlref/onnx.hpp).
+
+Arrays keep their natural ranks (0-d and empty arrays included), axis may be negative, and errors
+name ONNX's tensors (data, indices, updates, output). See docs/python.md and docs/onnx.md.
+"""
+
+from ._dmlref import onnx as _native
+
+gather = _native.gather
+gather_elements = _native.gather_elements
+gather_nd = _native.gather_nd
+scatter = _native.scatter
+scatter_elements = _native.scatter_elements
+scatter_nd = _native.scatter_nd
+
+__all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_elements", "scatter_nd"]
