@@ -96,6 +96,13 @@ inline Plan start_plan(const char* op, Flow flow, const Operands& t, const RawTe
   return plan;
 }
 
+/// The error of a one-pass call that wrote before it failed, saying so.
+DMLREF_NOINLINE inline Status partly_written(const Status& status) noexcept {
+  Error e = status.error();
+  e.output_partly_written = true;
+  return Status(e);
+}
+
 /// A scatter's Reduction must be one of the enumerators (an extension; DirectML's is none).
 inline Status check_reduction(const char* op, Reduction reduction) noexcept {
   if (static_cast<unsigned>(reduction) <= static_cast<unsigned>(Reduction::min)) return Status();
@@ -129,7 +136,7 @@ template <class Op, class Kernels>
 Status check_plan(const Operands& t, const typename Op::Params& params, const Options& options,
                   const Kernels& kernels, const Plan& plan) noexcept {
   if (options.index_policy == IndexPolicy::error)
-    if (Status s = kernels.check_indices(plan); !s) return s;
+    if (Status s = kernels.check_indices(plan, RowRange{}); !s) return s;
   if constexpr (Op::flow == Flow::scatter) {
     if (options.check_collisions && params.Reduction == Reduction::none) {
       RawTensor packed_updates = t.updates(), packed_output = t.output();
@@ -160,14 +167,25 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
                     const Kernels& kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params); !s) return s;
   const Plan plan = make_plan<Op>(t, params, kernels);
-  if (Status s = check_plan<Op>(t, params, options, kernels, plan); !s) return s;
+  const bool one_pass = runs_in_one_pass(plan, options);
+  if (!one_pass)
+    if (Status s = check_plan<Op>(t, params, options, kernels, plan); !s) return s;
   Runner runner = kernels.run;
+  bool written = false;
   if constexpr (Op::flow == Flow::scatter) {
-    if (!in_place(t) && !fuses_input_copy(plan)) copy_tensor(t.output(), t.input(), options);
+    if (!in_place(t) && !fuses_input_copy(plan)) {
+      copy_tensor(t.output(), t.input(), options);
+      written = true;
+    }
     if (params.Reduction != Reduction::none) runner = kernels.reduce;
   }
-  execute(plan, options, runner);
-  return Status();
+  if (!one_pass) {
+    execute(plan, options, runner);
+    return Status();
+  }
+  Status s = execute_in_one_pass(plan, options, runner, kernels.check_indices, written);
+  if (s.ok() || !written) return s;
+  return partly_written(s);
 }
 
 /// Operands over `tensors`, named by field as they were made.

@@ -128,18 +128,26 @@ inline constexpr std::int64_t kGroupStageBytes = 1024 * 1024;
 /// How a gather's far-strided lines are grouped, if at all: as many lines as share a cache line
 /// of the indexed tensor, on the stack when they fit, else (with `scratch`) on the heap, each
 /// line padded by a cache line so that lines of a power-of-two length do not share cache sets.
-inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned char* stage, LineGroup& g) noexcept {
+/// How many far-strided lines a gather stages at once: as many as share a cache line of the
+/// indexed tensor (1: the lines are not grouped).
+inline std::int64_t lines_per_group(const Plan& p) noexcept {
   const TupleEntry& line = p.tuple[0];
   const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, {0, 0, 0, 0}};
-  g.pitch = line.size;
-  g.buffer = stage;
+  const auto w = static_cast<std::int64_t>(p.element_size);
   // Compared as strides, not bytes: a size-1 line's stride is unconstrained and may be huge.
   if (p.flow != Flow::gather || line.size <= 1 || line.indexed_stride < 64 / w || outer.stride[kIndexed] <= 0 ||
       outer.stride[kIndexed] >= 64 / w)
-    return;
-  g.group = 64 / (outer.stride[kIndexed] * w);
-  if (g.group > outer.size) g.group = outer.size;
-  if (g.group * line.size * w <= std::int64_t{kStageBytes}) return;
+    return 1;
+  const std::int64_t group = 64 / (outer.stride[kIndexed] * w);
+  return group < outer.size ? group : outer.size;
+}
+
+inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned char* stage, LineGroup& g) noexcept {
+  const TupleEntry& line = p.tuple[0];
+  g.pitch = line.size;
+  g.buffer = stage;
+  g.group = lines_per_group(p);
+  if (g.group <= 1 || g.group * line.size * w <= std::int64_t{kStageBytes}) return;
   g.pitch = line.size + 64 / w;
   if (g.group * g.pitch * w > kGroupStageBytes) g.group = kGroupStageBytes / (g.pitch * w);
   if (g.group > 1 && scratch) g.heap = Scratch<unsigned char>(static_cast<std::size_t>(g.group * g.pitch * w), false);
