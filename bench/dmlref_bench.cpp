@@ -18,6 +18,14 @@
 
 #include "support.hpp"
 
+// The executor adapters, when bench/CMakeLists.txt found their dependency.
+#if defined(DMLREF_BENCH_TBB)
+#  include <dmlref/executor_tbb.hpp>
+#endif
+#if defined(DMLREF_BENCH_OPENMP)
+#  include <dmlref/executor_openmp.hpp>
+#endif
+
 namespace dmlref_bench {
 namespace {
 
@@ -484,6 +492,24 @@ void register_all() {
                                           kMicrosecond, kOnePass);
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed/one_pass", {2048, 4096, Layout::transposed}, {1},
                                           kMicrosecond, kOnePass);
+
+  // W1, W3, W4 and W6 with 2 threads from an engine's pool, through each adapter that was built:
+  // "<workload>/typed/<adapter>/threads:2" beside the default pool's "<workload>/typed/threads:2".
+  auto on_executor = [](const std::string& adapter, dmlref::Executor& executor) {
+    add_on_executor<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, 2, adapter, executor);
+    add_on_executor<GatherElementsCase<float, int64_t>>("W3_gather_elements", {2048, 4096}, 2, adapter, executor);
+    add_on_executor<ScatterCase<float, int64_t>>("W4_scatter_elements", {2048, 4096}, 2, adapter, executor);
+    add_on_executor<ScatterNDCase<float, int64_t>>("W6_scatter_nd", {65536, 256, 16384, false}, 2, adapter, executor);
+  };
+#if defined(DMLREF_BENCH_TBB)
+  static dmlref::TbbExecutor tbb_executor;  // TBB's default arena
+  on_executor("tbb", tbb_executor);
+#endif
+#if defined(DMLREF_BENCH_OPENMP)
+  static dmlref::OpenMPExecutor openmp_executor;  // teams of omp_get_max_threads()
+  on_executor("openmp", openmp_executor);
+#endif
+  (void)on_executor;
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 Reads Google Benchmark JSON (from --benchmark_out=FILE --benchmark_out_format=json, or
 --benchmark_format=json on stdout) and prints, per benchmark: workload, layer, median time, the
 ratio to "<workload>/memcpy" (which moves the same bytes), the target and whether it is met.
-Dispatch rows also show their overhead against the typed row of the same workload.
+Dispatch rows also show their overhead against the typed row of the same workload. Runs on an
+executor adapter ("<workload>/typed/tbb/threads:2") show the layer as "typed/tbb" and divide by
+the same "<workload>/memcpy/threads:2" as the default pool's row.
 
     python3 bench/ratios.py results.json
     dmlref_bench --benchmark_format=json | python3 bench/ratios.py
@@ -32,6 +34,8 @@ DISPATCH_OVERHEAD = 0.10      # dispatch within 10% of typed ...
 W8_DISPATCH_OVERHEAD_NS = 20.0  # ... and W8 within 20 ns
 
 LAYERS = ("typed", "dispatch", "memcpy", "read_floor", "footprint_floor")
+# An executor adapter after the layer: "W1_gather_rows/typed/tbb/threads:2" is layer "typed/tbb".
+EXECUTORS = ("tbb", "openmp")
 FLOORS = ("read_floor", "footprint_floor")
 # Differences smaller than this between thread counts are noise on a shared 2-core machine.
 THREAD_NOISE = 0.05
@@ -39,14 +43,24 @@ TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
 def parse_name(run_name):
-    """'W2_gather_inner/int32/typed/threads:2/real_time' -> ('W2_gather_inner/int32', 'typed', 2)."""
+    """'W2_gather_inner/int32/typed/threads:2/real_time' -> ('W2_gather_inner/int32', 'typed', 2);
+    'W1_gather_rows/typed/tbb/threads:2' -> ('W1_gather_rows', 'typed/tbb', 2)."""
     parts = [p for p in run_name.split("/") if p not in ("real_time", "process_time")]
     threads = 1
     if parts and re.fullmatch(r"threads:\d+", parts[-1]):
         threads = int(parts.pop().split(":")[1])
+    executor = None
+    if len(parts) >= 3 and parts[-1] in EXECUTORS and parts[-2] in ("typed", "dispatch"):
+        executor = parts.pop()
     if len(parts) < 2 or parts[-1] not in LAYERS:
         return None
-    return "/".join(parts[:-1]), parts[-1], threads
+    layer = parts[-1] if executor is None else parts[-1] + "/" + executor
+    return "/".join(parts[:-1]), layer, threads
+
+
+def base_layer(layer):
+    """'typed/tbb' -> 'typed': the layer without its executor adapter."""
+    return layer.split("/")[0]
 
 
 def workload_id(workload):
@@ -185,7 +199,7 @@ def evaluate(runs):
         if threads > 1:
             # More threads must never be slower, and must be faster wherever the memcpy baseline
             # itself gains from them (this machine kind adds little bandwidth per core).
-            one = runs.get((workload, layer, 1))
+            one = runs.get((workload, base_layer(layer), 1))
             base_one = runs.get((workload, "memcpy", 1))
             if one and one.median and not one.error:
                 if run.median > one.median * (1 + THREAD_NOISE):
@@ -201,7 +215,7 @@ def evaluate(runs):
         rows.append(row)
     # Execution order is random with --benchmark_enable_random_interleaving: sort by name.
     rows.sort(key=lambda r: (int(r["id"][1:]) if r["id"][1:].isdigit() else 99, r["workload"],
-                             r["threads"], LAYERS.index(r["layer"])))
+                             r["threads"], LAYERS.index(base_layer(r["layer"])), r["layer"]))
     return rows
 
 

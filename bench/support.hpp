@@ -293,7 +293,8 @@ class Case : public Cached {
 
 /// How a workload variant calls dmlref beyond its thread count.
 struct Variant {
-  bool one_pass = false;  ///< Options::all_or_nothing off
+  bool one_pass = false;                 ///< Options::all_or_nothing off
+  dmlref::Executor* executor = nullptr;  ///< Options::executor (nullptr: dmlref's default pool)
 };
 
 /// The Options of a run with `threads` threads (Options::threads; the default executor, dmlref's
@@ -303,6 +304,7 @@ inline dmlref::Options make_options(int threads, const Variant& variant = {}) {
   dmlref::Options options;
   options.threads = threads;
   options.all_or_nothing = !variant.one_pass;
+  options.executor = variant.executor;
   return options;
 }
 
@@ -332,6 +334,9 @@ class Cache {
     }
     return made;
   }
+
+  /// Drops every entry (a benchmark that must not keep earlier buffers alive).
+  void clear() { entries_.clear(); }
 
   static std::size_t budget() {
     static const std::size_t bytes = [] {
@@ -497,6 +502,37 @@ void add(const std::string& name, const typename C::Spec& spec, std::initializer
         ->Unit(unit)
         ->UseRealTime();
   }
+}
+
+/// Registers "<name>/typed/<executor_name>/threads:N": the typed call on `executor` (an engine's
+/// pool through one of dmlref's adapters) beside the default pool's "<name>/typed/threads:N";
+/// ratios.py divides both by "<name>/memcpy/threads:N". Its result is checked once, before its
+/// first timed loop, as run_case checks the default pool's.
+template <class C>
+void add_on_executor(const std::string& name, const typename C::Spec& spec, int threads,
+                     const std::string& executor_name, dmlref::Executor& executor) {
+  const std::int64_t bytes = C::bytes(spec);
+  Variant variant;
+  variant.executor = &executor;
+  auto checked = std::make_shared<bool>(false);
+  benchmark::RegisterBenchmark((name + "/typed/" + executor_name + "/threads:" + std::to_string(threads)).c_str(),
+                               [=](benchmark::State& state) {
+                                 if (!*checked) {
+                                   C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
+                                   c.prepare_check();
+                                   const dmlref::Status status = c.run_typed(make_options(threads, variant));
+                                   const std::string wrong =
+                                       status ? c.check() : "the call failed: " + status.message();
+                                   if (!wrong.empty()) {
+                                     state.SkipWithError(("wrong result: " + wrong).c_str());
+                                     return;
+                                   }
+                                   *checked = true;
+                                 }
+                                 run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
+                               })
+      ->Unit(benchmark::kMicrosecond)
+      ->UseRealTime();
 }
 
 /// Registers "<name>/<floor>": what the machine needs at least for the workload's memory traffic,

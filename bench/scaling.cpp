@@ -1,0 +1,273 @@
+// How the cost grows with the size of a call: W1-style row gathers, W3-style element gathers and
+// W6-style row scatters (docs/performance.md's workloads, reshaped by size) at output sizes from
+// 16 KiB to 1 GiB in powers of 4, each with 1 and 2 threads, next to a memcpy of the same bytes
+// with 1 and 2 threads. bench/plot_scaling.py turns the JSON into a picture and a table (it says
+// how to run both).
+//
+//   <workload>/<output size>/typed[/threads:2]     the typed call, as dmlref_bench times it
+//   <workload>/<output size>/memcpy[/threads:2]    half its bytes copied (reads + writes equal)
+//
+//   W1_rows      Gather, Axis 0: rows of 1024 float32 (4 KiB) from an input of twice as many
+//                rows, int64 indices                       footprint ~3x the output
+//   W3_elements  GatherElements, Axis 1: [rows, 4096] float32, int64 indices
+//                                                          footprint ~4x the output
+//   W6_scatter   ScatterND: rows of 256 float32 (1 KiB), a quarter of them replaced by distinct
+//                updates, out of place                     footprint ~2.3x the output
+//
+// Each size's buffers are freed before the next size's are made (the largest size needs about
+// 4 GiB at once), and benchmarks run in registration order, smallest first. Sizes from 64 MiB
+// on run 2 repetitions, smaller ones 5, each of at least 0.1 s (--benchmark_repetitions and
+// --benchmark_min_time override these), so the whole sweep takes a few minutes.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace dmlref_bench {
+namespace {
+
+/// Output sizes: 16 KiB, 64 KiB, ..., 1 GiB.
+std::vector<std::int64_t> output_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t bytes = std::int64_t{16} << 10; bytes <= std::int64_t{1} << 30; bytes *= 4) sizes.push_back(bytes);
+  return sizes;
+}
+
+std::string size_name(std::int64_t bytes) {
+  if (bytes >= std::int64_t{1} << 30) return std::to_string(bytes >> 30) + "GiB";
+  if (bytes >= std::int64_t{1} << 20) return std::to_string(bytes >> 20) + "MiB";
+  return std::to_string(bytes >> 10) + "KiB";
+}
+
+/// What a failed check reports.
+std::string mismatch_at(std::int64_t row, std::int64_t col) {
+  return "OutputTensor differs at [" + std::to_string(row) + ", " + std::to_string(col) + "]";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The workloads. Each Spec is the output size in bytes; bytes() is what the call must read plus
+// write, as in dmlref_bench.
+
+/// W1-style: Gather, Axis 0, of `count` rows of 1024 floats from an input of 2 x count rows.
+class RowGather final : public Case {
+ public:
+  struct Spec {
+    std::int64_t output_bytes;
+  };
+  static constexpr std::int64_t kCols = 1024;
+  static std::int64_t count(const Spec& s) { return s.output_bytes / (kCols * 4); }
+  static std::int64_t bytes(const Spec& s) { return 2 * s.output_bytes + count(s) * 8; }
+
+  explicit RowGather(const Spec& s)
+      : input_(dmlref::DataType::FLOAT32, {2 * count(s), kCols}),
+        indices_(dmlref::DataType::INT64, {1, count(s)}),
+        output_(dmlref::DataType::FLOAT32, {count(s), kCols}) {
+    input_.fill(kInputSeed);
+    Rng rng(kIndexSeed);
+    auto* idx = indices_.data_as<std::int64_t>();
+    for (std::int64_t i = 0; i < count(s); ++i) idx[i] = rng.below(2 * count(s));
+    output_.fill(kSentinelSeed);
+  }
+  dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
+    return dmlref::try_gather(in_, idx_, out_, dmlref::GatherParams{0, 1}, o);
+  }
+  const void* result() const noexcept { return output_.data(); }
+  void prepare_check() override { output_.fill(kSentinelSeed); }
+  std::string check() const override {
+    const auto* idx = indices_.data_as<std::int64_t>();
+    for (std::int64_t r : sample_rows(output_.size(0)))
+      for (std::int64_t c = 0; c < kCols; ++c)
+        if (!output_.same_element(output_.element({r, c}), input_.element({idx[r], c}))) return mismatch_at(r, c);
+    return "";
+  }
+
+ private:
+  Tensor input_, indices_, output_;
+  dmlref::TensorView<const float> in_ = input_.view<float>();
+  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
+  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+};
+
+/// W3-style: GatherElements, Axis 1, of [rows, 4096] floats with int64 indices.
+class ElementGather final : public Case {
+ public:
+  struct Spec {
+    std::int64_t output_bytes;
+  };
+  static constexpr std::int64_t kCols = 4096;
+  static std::int64_t rows(const Spec& s) { return s.output_bytes / (kCols * 4); }
+  static std::int64_t bytes(const Spec& s) { return 2 * s.output_bytes + rows(s) * kCols * 8; }
+
+  explicit ElementGather(const Spec& s)
+      : input_(dmlref::DataType::FLOAT32, {rows(s), kCols}),
+        indices_(dmlref::DataType::INT64, {rows(s), kCols}),
+        output_(dmlref::DataType::FLOAT32, {rows(s), kCols}) {
+    input_.fill(kInputSeed);
+    Rng rng(kIndexSeed);
+    auto* idx = indices_.data_as<std::int64_t>();
+    for (std::int64_t i = 0; i < rows(s) * kCols; ++i) idx[i] = rng.below(kCols);
+    output_.fill(kSentinelSeed);
+  }
+  dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
+    return dmlref::try_gather_elements(in_, idx_, out_, dmlref::GatherElementsParams{1}, o);
+  }
+  const void* result() const noexcept { return output_.data(); }
+  void prepare_check() override { output_.fill(kSentinelSeed); }
+  std::string check() const override {
+    const auto* idx = indices_.data_as<std::int64_t>();
+    for (std::int64_t r : sample_rows(output_.size(0)))
+      for (std::int64_t c = 0; c < kCols; ++c)
+        if (!output_.same_element(output_.element({r, c}), input_.element({r, idx[r * kCols + c]})))
+          return mismatch_at(r, c);
+    return "";
+  }
+
+ private:
+  Tensor input_, indices_, output_;
+  dmlref::TensorView<const float> in_ = input_.view<float>();
+  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
+  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+};
+
+/// W6-style: ScatterND of rows of 256 floats: a quarter of the output's rows replaced by
+/// distinct update rows, the rest copied from the input.
+class RowScatter final : public Case {
+ public:
+  struct Spec {
+    std::int64_t output_bytes;
+  };
+  static constexpr std::int64_t kCols = 256;
+  static std::int64_t rows(const Spec& s) { return s.output_bytes / (kCols * 4); }
+  static std::int64_t count(const Spec& s) { return rows(s) / 4; }
+  static std::int64_t bytes(const Spec& s) { return 2 * s.output_bytes + count(s) * (kCols * 4 + 8); }
+
+  explicit RowScatter(const Spec& s)
+      : input_(dmlref::DataType::FLOAT32, {rows(s), kCols}),
+        indices_(dmlref::DataType::INT64, {count(s), 1}),
+        updates_(dmlref::DataType::FLOAT32, {count(s), kCols}),
+        output_(dmlref::DataType::FLOAT32, {rows(s), kCols}),
+        source_(static_cast<std::size_t>(rows(s)), -1) {
+    input_.fill(kInputSeed);
+    updates_.fill(kUpdatesSeed);
+    output_.fill(kSentinelSeed);
+    std::vector<std::int64_t> targets(static_cast<std::size_t>(rows(s)));
+    for (std::int64_t r = 0; r < rows(s); ++r) targets[static_cast<std::size_t>(r)] = r;
+    Rng rng(kIndexSeed);
+    rng.shuffle(targets.begin(), targets.end());
+    auto* idx = indices_.data_as<std::int64_t>();
+    for (std::int64_t k = 0; k < count(s); ++k) {
+      idx[k] = targets[static_cast<std::size_t>(k)];
+      source_[static_cast<std::size_t>(idx[k])] = k;
+    }
+  }
+  dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
+    return dmlref::try_scatter_nd(in_, idx_, upd_, out_, dmlref::ScatterNDParams{2, 2}, o);
+  }
+  const void* result() const noexcept { return output_.data(); }
+  void prepare_check() override { output_.fill(kSentinelSeed); }
+  std::string check() const override {
+    for (std::int64_t r : sample_rows(output_.size(0))) {
+      const std::int64_t k = source_[static_cast<std::size_t>(r)];
+      for (std::int64_t c = 0; c < kCols; ++c) {
+        const unsigned char* expected = k >= 0 ? updates_.element({k, c}) : input_.element({r, c});
+        if (!output_.same_element(output_.element({r, c}), expected)) return mismatch_at(r, c);
+      }
+    }
+    return "";
+  }
+
+ private:
+  Tensor input_, indices_, updates_, output_;
+  std::vector<std::int64_t> source_;  ///< the update row written to each output row, or -1
+  dmlref::TensorView<const float> in_ = input_.view<float>();
+  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
+  dmlref::TensorView<const float> upd_ = updates_.view<float>();
+  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+};
+
+// ---------------------------------------------------------------------------------------------
+
+/// Frees the previous benchmark's buffers when a benchmark of other buffers starts, so that only
+/// one size of one workload (or its memcpy) is in memory at a time.
+void keep_only(const std::string& key) {
+  static std::string current;
+  if (key == current) return;
+  cache().clear();
+  current = key;
+}
+
+/// Repetitions by size: fewer of the large sizes, whose calls take long. False when the command
+/// line or the environment sets the repetitions.
+bool& own_repetitions() {
+  static bool own = true;
+  return own;
+}
+
+void apply(benchmark::internal::Benchmark* b, std::int64_t output_bytes) {
+  b->Unit(benchmark::kMicrosecond)->UseRealTime();
+  if (own_repetitions()) b->Repetitions(output_bytes >= (std::int64_t{64} << 20) ? 2 : 5);
+}
+
+template <class C>
+void add_sizes(const std::string& workload) {
+  for (const std::int64_t size : output_sizes()) {
+    const std::string name = workload + "/" + size_name(size);
+    const typename C::Spec spec{size};
+    const std::int64_t bytes = C::bytes(spec);
+    for (const int threads : {1, 2}) {
+      const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
+      apply(benchmark::RegisterBenchmark((name + "/typed" + suffix).c_str(),
+                                         [=](benchmark::State& state) {
+                                           keep_only(name);
+                                           run_case<C, Layer::typed>(state, name, spec, threads, bytes, Variant{});
+                                         }),
+            size);
+    }
+    for (const int threads : {1, 2}) {
+      const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
+      apply(benchmark::RegisterBenchmark((name + "/memcpy" + suffix).c_str(),
+                                         [=](benchmark::State& state) {
+                                           keep_only(name + "/memcpy");
+                                           run_memcpy(state, name + "/memcpy", bytes, threads);
+                                         }),
+            size);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dmlref_bench
+
+int main(int argc, char** argv) {
+  // Registration order (smallest size first, one size's buffers at a time): random interleaving
+  // would keep every size in memory. Only the aggregates on the console.
+  // 0.1 s a repetition. Flags on the command line come later and win.
+  std::vector<char*> args{argv[0]};
+  static char interleaving[] = "--benchmark_enable_random_interleaving=false";
+  static char aggregates[] = "--benchmark_display_aggregates_only=true";
+  static char min_time[] = "--benchmark_min_time=0.1";
+  args.push_back(interleaving);
+  if (std::getenv("BENCHMARK_DISPLAY_AGGREGATES_ONLY") == nullptr) args.push_back(aggregates);
+  if (std::getenv("BENCHMARK_MIN_TIME") == nullptr) args.push_back(min_time);
+  for (int i = 1; i < argc; ++i) {
+    args.push_back(argv[i]);
+    if (std::string(argv[i]).rfind("--benchmark_repetitions", 0) == 0) dmlref_bench::own_repetitions() = false;
+  }
+  if (std::getenv("BENCHMARK_REPETITIONS") != nullptr) dmlref_bench::own_repetitions() = false;
+  int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  dmlref_bench::add_sizes<dmlref_bench::RowGather>("W1_rows");
+  dmlref_bench::add_sizes<dmlref_bench::ElementGather>("W3_elements");
+  dmlref_bench::add_sizes<dmlref_bench::RowScatter>("W6_scatter");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
