@@ -122,17 +122,25 @@ def print_table(rows, out=sys.stdout):
 
 
 def caches_of(document):
-    """[(label, bytes)] of the data and unified caches in the JSON's context, smallest first."""
+    """[(label, bytes)] of the machine's data caches, smallest first: as dmlref_scaling read them
+    from the C library (cache_L1d_bytes, ...), else from Google Benchmark's own list."""
+    context = document.get("context", {})
     found = {}
-    for c in document.get("context", {}).get("caches", []):
-        if c.get("type") in ("Data", "Unified") and c.get("size"):
-            found["L%d" % c["level"]] = c["size"]
+    for label in ("L1d", "L2", "L3"):
+        value = context.get("cache_%s_bytes" % label)
+        if value and str(value).isdigit() and int(value) > 0:
+            found[label] = int(value)
+    if not found:
+        for c in context.get("caches", []):
+            if c.get("type") in ("Data", "Unified") and c.get("size"):
+                found["L%d" % c["level"] + ("d" if c["level"] == 1 else "")] = c["size"]
     return sorted(found.items(), key=lambda item: item[1])
 
 
 def draw(rows, document, path, title):
     import matplotlib
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: a smaller, searchable SVG
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
@@ -160,13 +168,16 @@ def draw(rows, document, path, title):
         for label, size in caches_of(document):
             ax.axvline(size, color="grey", linewidth=0.8, alpha=0.6)
             if ax is axes[0]:
-                ax.annotate(label, (size, 1), xycoords=("data", "axes fraction"), xytext=(2, -12),
-                            textcoords="offset points", fontsize=8, color="grey")
+                ax.annotate("%s %s" % (label, size_text(size)), (size, 0), xycoords=("data", "axes fraction"),
+                            xytext=(2, 4), textcoords="offset points", fontsize=8, color="grey")
     axes[0].axhline(1.0, color="black", linewidth=0.6)
+    axes[0].set_yscale("log")
+    axes[0].yaxis.set_major_formatter(FuncFormatter(lambda y, _: "%g" % y))
+    axes[0].yaxis.set_minor_formatter(FuncFormatter(lambda y, _: "%g" % y if y in (1.5, 2, 3, 5, 7) else ""))
     axes[1].set_yscale("log")
     axes[2].axhline(1.0, color="black", linewidth=0.6)
-    axes[0].legend(fontsize=7, ncol=2)
-    axes[2].legend(fontsize=7, ncol=2)
+    axes[0].legend(fontsize=7, ncol=2, loc="best")
+    axes[2].legend(fontsize=7, ncol=2, loc="best")
     sizes = sorted({r["size"] for r in rows})
     axes[2].set_xscale("log", base=2)
     axes[2].xaxis.set_major_locator(FixedLocator(sizes))
@@ -177,7 +188,7 @@ def draw(rows, document, path, title):
     fig.suptitle(title or "dmlref: cost by output size (%s, %s CPUs, median times)"
                  % (context.get("host_name", "?"), context.get("num_cpus", "?")), fontsize=11)
     fig.tight_layout()
-    fig.savefig(path, format="svg")
+    fig.savefig(path, format="svg", metadata={"Date": None})
 
 
 def main(argv=None):

@@ -24,9 +24,14 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support.hpp"
+
+#if defined(__unix__)
+#  include <unistd.h>
+#endif
 
 namespace dmlref_bench {
 namespace {
@@ -240,6 +245,19 @@ void add_sizes(const std::string& workload) {
   }
 }
 
+/// The cache sizes the C library reports, into the JSON's context for bench/plot_scaling.py
+/// (Google Benchmark's own list reads /sys, which some virtual machines leave empty).
+void add_cache_sizes() {
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  const std::pair<const char*, int> caches[] = {
+      {"cache_L1d_bytes", _SC_LEVEL1_DCACHE_SIZE}, {"cache_L2_bytes", _SC_LEVEL2_CACHE_SIZE}, {"cache_L3_bytes", _SC_LEVEL3_CACHE_SIZE}};
+  for (const auto& [key, id] : caches) {
+    const long bytes = sysconf(id);
+    if (bytes > 0) benchmark::AddCustomContext(key, std::to_string(bytes));
+  }
+#endif
+}
+
 }  // namespace
 }  // namespace dmlref_bench
 
@@ -264,6 +282,7 @@ int main(int argc, char** argv) {
 
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  dmlref_bench::add_cache_sizes();
   dmlref_bench::add_sizes<dmlref_bench::RowGather>("W1_rows");
   dmlref_bench::add_sizes<dmlref_bench::ElementGather>("W3_elements");
   dmlref_bench::add_sizes<dmlref_bench::RowScatter>("W6_scatter");
