@@ -134,6 +134,12 @@ class Watchdog {
   std::thread thread_;  // last: starts once the members above exist
 };
 
+#if defined(__OPTIMIZE__)
+inline constexpr bool kUnoptimized = false;
+#else
+inline constexpr bool kUnoptimized = true;  // the sanitizer presets (-O0): many times slower
+#endif
+
 #if defined(__SANITIZE_THREAD__)
 inline constexpr bool kThreadSanitizer = true;
 #elif defined(__has_feature)
@@ -148,8 +154,8 @@ inline constexpr bool kThreadSanitizer = false;
 
 /// The big random cases of `op` (more than 1 MiB of work, so that threads split them): one per
 /// construction of support/random_cases.hpp, scatters also with many duplicate indices, some in
-/// place. Seeds come from the test's name. Under ThreadSanitizer, whose builds run tens of times
-/// slower, only the first construction (scatters: with and without duplicates).
+/// place. Seeds come from the test's name. Unoptimized builds take only the first construction
+/// (scatters: with and without duplicates).
 inline std::vector<rc::Case> big_cases(rc::Op op) {
   std::vector<rc::Config> configs;
   for (int v = 0; v < rc::big_variants(op); ++v) {
@@ -163,7 +169,7 @@ inline std::vector<rc::Case> big_cases(rc::Op op) {
       configs.push_back(cfg);
     }
   }
-  if (kThreadSanitizer) configs.resize(rc::is_scatter(op) ? 2 : 1);
+  if (kUnoptimized) configs.resize(rc::is_scatter(op) ? 2 : 1);
   std::vector<std::uint64_t> seeds = rc::case_seeds(rc::fnv(current_test()), static_cast<int>(configs.size()));
   std::vector<rc::Case> cases;
   for (std::size_t k = 0; k < seeds.size(); ++k) cases.push_back(rc::generate(op, seeds[k], configs[k % configs.size()]));
@@ -242,5 +248,22 @@ class BigGather {
   std::vector<float> input_;
   std::vector<std::int64_t> indices_;
 };
+
+/// Runs a BigGather that could use 8 threads on `executor`: its result must be right and the call
+/// split into `tasks` tasks. Returns the threads that ran them.
+inline std::set<std::size_t> split_gather(dmlref::Executor& executor, int tasks) {
+  BigGather gather;
+  Recorder recorder(executor);
+  dmlref::Options options;
+  options.threads = 8;
+  options.executor = &recorder;
+  std::vector<float> output;
+  const dmlref::Status status = gather.run(output, options);
+  EXPECT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(gather.wrong(output), "");
+  EXPECT_EQ(recorder.largest(), tasks);
+  EXPECT_EQ(recorder.missed(), 0);
+  return recorder.threads();
+}
 
 }  // namespace executor_tests

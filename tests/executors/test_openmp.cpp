@@ -87,17 +87,8 @@ TEST(OpenMPExecutor, UsesNoMoreThreadsThanItsTeam) {
     EXPECT_EQ(recorder.threads().size(), 4u) << "3 tasks: a team of 3 (of the same threads)";
   }
   // A dmlref call that could use 8 threads makes 2 tasks, on 2 threads.
-  BigGather gather;
   dmlref::OpenMPExecutor executor(2);
-  Recorder recorder(executor);
-  dmlref::Options options;
-  options.threads = 8;
-  options.executor = &recorder;
-  std::vector<float> output;
-  ASSERT_TRUE(gather.run(output, options));
-  EXPECT_EQ(gather.wrong(output), "");
-  EXPECT_EQ(recorder.largest(), 2);
-  EXPECT_EQ(recorder.threads().size(), 2u);
+  EXPECT_EQ(executor_tests::split_gather(executor, 2).size(), 2u);
 }
 
 // Every thread of an engine's parallel region makes a dmlref call that could use 8 threads: each

@@ -113,17 +113,8 @@ TEST(TbbExecutor, UsesNoMoreThreadsThanItsArena) {
     EXPECT_EQ(w.arena_slots.load(), slots) << "tasks ran outside the caller's arena";
   }
   // A dmlref call that could use 8 threads makes `slots` tasks, on at most as many threads.
-  BigGather gather;
   dmlref::TbbExecutor executor(arena);
-  Recorder recorder(executor);
-  dmlref::Options options;
-  options.threads = 8;
-  options.executor = &recorder;
-  std::vector<float> output;
-  ASSERT_TRUE(gather.run(output, options));
-  EXPECT_EQ(gather.wrong(output), "");
-  EXPECT_EQ(recorder.largest(), slots);
-  EXPECT_LE(recorder.threads().size(), at_most);
+  EXPECT_LE(executor_tests::split_gather(executor, slots).size(), at_most);
 }
 
 /// An engine's own loop: tbb::parallel_for with one TBB task per item (simple_partitioner),
