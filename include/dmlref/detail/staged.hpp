@@ -173,7 +173,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const TupleEntry line = p.tuple[0];
   const bool fused = !gather && fuses_input_copy(p);
   // A signed index in [-n, n) addresses a line copied twice, end to end, from its middle: no
-  // normalisation per element. Worth the second copy when the line has as many rows as elements.
+  // normalisation per element (clamped values stay in range). Worth the second copy when the
+  // line has as many rows as elements.
   const bool doubled = gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} &&
                        inner.size >= line.size;
   LineGroup group;
@@ -201,12 +202,15 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
                       group.group, outer.stride[kIndexed]);
       for (std::int64_t g = 0; g < group.group; ++g) {
         const unsigned char* const staged = group.buffer + g * group.pitch * w;
-        for_each_in_line<I>(indices, inner.size, row_dense + g * outer.stride[kDense], inner.stride[kDense],
-                            row_index + g * outer.stride[kIndex], inner.stride[kIndex], LineAhead{},
-                            [&](std::int64_t d, std::int64_t x) {
-                              const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                              std::memcpy(dense + d * w, staged + a * w, W);
-                            });
+        with_clamp(p.clamp, [&](auto clamp) {
+          for_each_in_line<I>(indices, inner.size, row_dense + g * outer.stride[kDense], inner.stride[kDense],
+                              row_index + g * outer.stride[kIndex], inner.stride[kIndex], LineAhead{},
+                              [&](std::int64_t d, std::int64_t x) {
+                                const std::int64_t a =
+                                    normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), line.size);
+                                std::memcpy(dense + d * w, staged + a * w, W);
+                              });
+        });
       }
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
@@ -224,26 +228,36 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       gather_line<W>(stage, indexed + at[kIndexed] * w, line.size, line.indexed_stride);
       std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       const unsigned char* const middle = stage + line.size * w;
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = clamp_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(dense + d * w, middle + a * w, W);
-                          });
+      with_clamp(p.clamp, [&](auto clamp) {
+        for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
+                            [&](std::int64_t d, std::int64_t x) {
+                              const I v = load_index<I>(indices, x);
+                              const std::int64_t a = decltype(clamp)::value ? clamp_index<I>(v, line.size)
+                                                                            : static_cast<std::int64_t>(v);
+                              std::memcpy(dense + d * w, middle + a * w, W);
+                            });
+      });
     } else if (gather) {
       gather_line<W>(stage, indexed + at[kIndexed] * w, line.size, line.indexed_stride);
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(dense + d * w, stage + a * w, W);
-                          });
+      with_clamp(p.clamp, [&](auto clamp) {
+        for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
+                            [&](std::int64_t d, std::int64_t x) {
+                              const std::int64_t a =
+                                  normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), line.size);
+                              std::memcpy(dense + d * w, stage + a * w, W);
+                            });
+      });
     } else {
       const unsigned char* from = fused ? source + at[kSource] * w : indexed + at[kIndexed] * w;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(stage + a * w, dense + d * w, W);
-                          });
+      with_clamp(p.clamp, [&](auto clamp) {
+        for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
+                            [&](std::int64_t d, std::int64_t x) {
+                              const std::int64_t a =
+                                  normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), line.size);
+                              std::memcpy(stage + a * w, dense + d * w, W);
+                            });
+      });
       scatter_line<W>(indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride);
     }
     remaining -= count;
