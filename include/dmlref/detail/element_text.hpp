@@ -71,7 +71,8 @@ std::string value_text(const T& v) {
     if (std::isnan(d)) return std::signbit(d) ? "-nan" : "nan";
     if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
     const int most = std::is_same_v<T, double> ? 17 : 9;
-    for (int precision = 1; precision <= most; ++precision) {
+    int precision = 1;
+    for (; precision <= most; ++precision) {
       std::snprintf(text, sizeof text, "%.*g", precision, d);
       bool same = false;
       if constexpr (std::is_same_v<T, double>)
@@ -82,7 +83,19 @@ std::string value_text(const T& v) {
         same = float16::from_float(std::strtof(text, nullptr)).bits == v.bits;
       if (same) break;
     }
-    return text;
+    // Those digits in Python's notation: positional for exponents -4 to 15 ("10", not "1e+01").
+    const char* e = std::strchr(text, 'e');
+    const int exponent = e != nullptr ? std::atoi(e + 1) : 0;
+    if (e == nullptr || exponent < -4 || exponent >= 16) return text;
+    std::snprintf(text, sizeof text, "%.*e", precision - 1, d);
+    std::string digits;
+    for (const char* c = text; *c != 'e'; ++c)
+      if (*c >= '0' && *c <= '9') digits += *c;
+    std::string s = d < 0 ? "-" : "";
+    if (exponent < 0) return s + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    const auto whole = static_cast<std::size_t>(exponent) + 1;
+    if (digits.size() <= whole) return s + digits + std::string(whole - digits.size(), '0');
+    return s + digits.substr(0, whole) + "." + digits.substr(whole);
   } else if constexpr (std::is_signed_v<T>) {
     return std::to_string(static_cast<long long>(v));
   } else {
