@@ -96,6 +96,18 @@ TEST(ExplainOnnx, GatherWithAScalarIndexAndANegativeAxis) {
       2, 0);
 }
 
+TEST(ExplainOnnx, AZeroDimensionalOutputHasOneElement) {
+  // data [5], indices 0-d = -2: output is 0-d; its coordinate is {} (DirectML's is {0}).
+  Tensor data = Tensor::floats({5}), indices = Tensor::int64s({}, {-2}), out = Tensor::floats({}, 0);
+  ASSERT_TRUE(dmlref::onnx::try_gather(data.desc(), indices.desc(), out.output(), 0).ok());
+  const auto p = dmlref::onnx::explain_gather(data.desc(), indices.desc(), out.desc(), 0, Shape{});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(dmlref::to_string(*p), "output[] = 3.5 (0x40600000) = input[3], from indices[] = -2 → 3 (axis 0)");
+  EXPECT_EQ(p->value.bits, out.bits({}));
+  EXPECT_EQ(dmlref::onnx::explain_gather(data.desc(), indices.desc(), out.desc(), 0, {0}).status().message(),
+            "Gather: coordinate [0] is not an element of output: its length must be 0, but is 1");
+}
+
 TEST(ExplainOnnx, GatherElementsWithSmallerIndices) {
   // indices [2, 2] into data [3, 3] along axis 1: the DirectML call reads data cropped to [2, 3].
   Tensor data = Tensor::floats({3, 3}), indices = Tensor::int64s({2, 2}, {2, 0, -1, 1}), out = Tensor::floats({2, 2}, 0);

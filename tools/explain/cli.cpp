@@ -29,7 +29,8 @@ struct Failure {
   std::string message;
 };
 
-/// "3,1" as a coordinate; "" is the one element of a 0-d output (an onnx-* scalar).
+/// "3,1" as a coordinate; "" is the one element of a 0-d output (an onnx-* scalar). (CLI11 reads
+/// "[3,1]" as a list of three values, so brackets never reach this function.)
 Shape parse_coordinate(const std::string& text) {
   Shape at;
   if (text.empty()) return at;
