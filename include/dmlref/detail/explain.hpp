@@ -24,9 +24,11 @@
 
 // Where one output element comes from, for explain.hpp. A call is validated exactly as the
 // operator validates it (check_call, operator.hpp); then the element's source is found from the
-// operator's semantics (docs/semantics.md), one element at a time. Nothing here is shared with the
-// plan or the kernels, index normalisation included: tests check each explanation against the
-// operator's actual result, and a wrong kernel must not find its twin here.
+// operator's semantics (docs/semantics.md), one element at a time, written once per operator
+// family. That mapping shares nothing with the plan or the kernels, index normalisation included:
+// tests check each explanation against the operator's actual result, and a wrong kernel must not
+// find its twin here. A reduction's arithmetic is the one thing shared (reduce.hpp's combine
+// functions), so that every step shown is the operator's own, float16 rounding included.
 
 namespace dmlref::detail {
 
