@@ -11,6 +11,9 @@
 // take ONNX's attributes (axis may be negative) and read every array at its natural rank (0-d and
 // empty arrays included); their output has ONNX's rank. Errors print one line to stderr and exit
 // with 1 (2 for a command line CLI11 rejects); nothing is written on error.
+//
+// `dmlref explain SUBCOMMAND ... --at I,J,K` and `dmlref compare SUBCOMMAND ... --candidate C.npy`
+// take the same subcommands without -o (tools/explain/, docs/explain.md).
 #include <CLI/CLI.hpp>
 
 #include <dmlref/dmlref.hpp>

@@ -40,7 +40,7 @@ struct Tensor {
   static Tensor int64s(std::vector<std::int64_t> sizes, const std::vector<std::int64_t>& values) {
     Tensor t{DataType::INT64, std::move(sizes), {}};
     t.bytes.resize(8 * values.size() + 8);
-    std::memcpy(t.bytes.data(), values.data(), 8 * values.size());
+    if (!values.empty()) std::memcpy(t.bytes.data(), values.data(), 8 * values.size());
     return t;
   }
   dmlref::TensorDesc desc() const {
