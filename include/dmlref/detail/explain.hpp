@@ -37,7 +37,7 @@ namespace dmlref::detail {
 /// What validating a call needs of the kernels: the index check, a scatter's collision check and
 /// combine function. No copy kernel is named, so an explanation compiles none.
 struct ExplainKernels {
-  Status (*check_indices)(const Plan&) noexcept;
+  Status (*check_indices)(const Plan&, RowRange) noexcept;
   CombineFn (*combine)(DataType, Reduction) noexcept;
   Status (*find_collision)(const Plan&, const Shape&, const Shape&) noexcept;
 };
