@@ -329,16 +329,7 @@ void decode_types(Reader& r, Case& c) {
   c.t[kIndices].type = index_type(r);
 }
 
-/// Row-major strides, wrapping like dmlref's on absurd sizes.
-Sizes packed_strides(const Sizes& sizes) {
-  Sizes s(sizes.size(), 1);
-  std::uint64_t stride = 1;
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    s[d] = static_cast<std::int64_t>(stride);
-    stride *= static_cast<std::uint64_t>(sizes[d]);
-  }
-  return s;
-}
+using harness::packed_strides;
 
 /// Strides over `order` (outermost first), innermost pitch `pitch`, each next one `pad` wider.
 Sizes nested_strides(const Sizes& sizes, const std::vector<int>& order, std::int64_t pitch, std::int64_t pad) {

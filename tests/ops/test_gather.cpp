@@ -18,28 +18,15 @@
 #include "support/examples.hpp"
 #include "support/rules.hpp"
 #include "support/type_grid.hpp"
-#include "support/type_names.hpp"
 
 namespace {
 
-using dmlref::DataType;
-using dmlref::ErrorCode;
-using dmlref::Status;
-using harness::Op;
-using rules::Call;
-using rules::expect_error;
-using rules::expect_ok;
-using rules::make_call;
-using rules::u64;
-using Sizes = std::vector<std::int64_t>;
+using namespace rules;  // NOLINT: the harness's vocabulary: Call, make_call, expect_error, Op, ...
 
 // ================================================================================================
 // The spec's examples
 
-class GatherExamples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(GatherExamples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(GatherExamples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, GatherExamples, ::testing::ValuesIn(examples::of(Op::gather)), examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(GatherExamples, Op::gather);
 
 TEST(GatherErrors, X12MessageNamesValuePositionAndRange) {
   const examples::Example* x12 = examples::find("X-12");
@@ -203,16 +190,7 @@ TEST(GatherRules, EveryIndexTypeEdgeValues) { rules::expect_index_edge_values(Op
 // ================================================================================================
 // Types
 
-template <class T>
-class GatherTypes : public ::testing::Test {};
-TYPED_TEST_SUITE(GatherTypes, type_grid::AllDataTypes, DataTypeNames);
-
-TYPED_TEST(GatherTypes, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::gather, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(GatherTypes, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::gather, type_grid::dtype_of<TypeParam>());
-}
+DMLREF_TYPE_GRID_TESTS(GatherTypes, Op::gather);
 
 // Boundary indices select exactly the expected bit patterns (literal values, not a construction).
 TEST(GatherLiteral, FloatNaNPayloadsAndBoundaries) {

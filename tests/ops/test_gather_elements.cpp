@@ -16,30 +16,15 @@
 #include "support/examples.hpp"
 #include "support/rules.hpp"
 #include "support/type_grid.hpp"
-#include "support/type_names.hpp"
 
 namespace {
 
-using dmlref::DataType;
-using dmlref::ErrorCode;
-using dmlref::Shape;
-using dmlref::Status;
-using harness::Op;
-using rules::Call;
-using rules::expect_error;
-using rules::make_call;
-using rules::str;
-using rules::u64;
-using Sizes = std::vector<std::int64_t>;
+using namespace rules;  // NOLINT: the harness's vocabulary: Call, make_call, expect_error, Op, ...
 
 // ================================================================================================
 // The spec's examples
 
-class GatherElementsExamples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(GatherElementsExamples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(GatherElementsExamples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, GatherElementsExamples, ::testing::ValuesIn(examples::of(Op::gather_elements)),
-                         examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(GatherElementsExamples, Op::gather_elements);
 
 // ================================================================================================
 // Clamp policy
@@ -109,16 +94,7 @@ TEST(GatherElementsRules, BroadcastIndicesAreCheckedOnce) {
 // ================================================================================================
 // Types
 
-template <class T>
-class GatherElementsTypes : public ::testing::Test {};
-TYPED_TEST_SUITE(GatherElementsTypes, type_grid::AllDataTypes, DataTypeNames);
-
-TYPED_TEST(GatherElementsTypes, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::gather_elements, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(GatherElementsTypes, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::gather_elements, type_grid::dtype_of<TypeParam>());
-}
+DMLREF_TYPE_GRID_TESTS(GatherElementsTypes, Op::gather_elements);
 
 TEST(GatherElementsLiteral, UInt64Extremes) {
   const std::uint64_t big[3] = {0, std::numeric_limits<std::uint64_t>::max(), 0x8000000000000000ull};

@@ -18,37 +18,17 @@
 #include "support/examples.hpp"
 #include "support/rules.hpp"
 #include "support/type_grid.hpp"
-#include "support/type_names.hpp"
 
 namespace {
 
-using dmlref::DataType;
-using dmlref::ErrorCode;
-using dmlref::Shape;
-using dmlref::Status;
-using harness::Op;
-using rules::Call;
-using rules::expect_error;
-using rules::expect_ok;
-using rules::make_call;
-using rules::str;
-using rules::u64;
-using Sizes = std::vector<std::int64_t>;
+using namespace rules;  // NOLINT: the harness's vocabulary: Call, make_call, expect_error, Op, ...
 
 // ================================================================================================
 // The spec's examples
 
-class GatherNDExamples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(GatherNDExamples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(GatherNDExamples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, GatherNDExamples, ::testing::ValuesIn(examples::of(Op::gather_nd)),
-                         examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(GatherNDExamples, Op::gather_nd);
 
-class GatherND1Examples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(GatherND1Examples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(GatherND1Examples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, GatherND1Examples, ::testing::ValuesIn(examples::of(Op::gather_nd1)),
-                         examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(GatherND1Examples, Op::gather_nd1);
 
 // The documented shape of GN-S applies to GatherND, GatherND1 (B = 0) and ScatterND's updates.
 TEST(GatherNDShapes, GnSOnAllThreeNdOperators) {
@@ -238,27 +218,9 @@ TEST(GatherND1Rules, TupleTargetsSkipTheBatchDimensions) {
 // ================================================================================================
 // Types
 
-template <class T>
-class GatherNDTypes : public ::testing::Test {};
-TYPED_TEST_SUITE(GatherNDTypes, type_grid::AllDataTypes, DataTypeNames);
+DMLREF_TYPE_GRID_TESTS(GatherNDTypes, Op::gather_nd);
 
-TYPED_TEST(GatherNDTypes, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::gather_nd, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(GatherNDTypes, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::gather_nd, type_grid::dtype_of<TypeParam>());
-}
-
-template <class T>
-class GatherND1Types : public ::testing::Test {};
-TYPED_TEST_SUITE(GatherND1Types, type_grid::AllDataTypes, DataTypeNames);
-
-TYPED_TEST(GatherND1Types, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::gather_nd1, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(GatherND1Types, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::gather_nd1, type_grid::dtype_of<TypeParam>());
-}
+DMLREF_TYPE_GRID_TESTS(GatherND1Types, Op::gather_nd1);
 
 TEST(GatherNDLiteral, Int64Extremes) {
   const std::int64_t data[3] = {std::numeric_limits<std::int64_t>::min(), -1, std::numeric_limits<std::int64_t>::max()};

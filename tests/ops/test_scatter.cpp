@@ -18,31 +18,17 @@
 #include "support/examples.hpp"
 #include "support/rules.hpp"
 #include "support/type_grid.hpp"
-#include "support/type_names.hpp"
 
 namespace {
 
-using dmlref::DataType;
-using dmlref::ErrorCode;
-using dmlref::Shape;
-using dmlref::Status;
-using harness::Op;
-using rules::Call;
-using rules::expect_error;
-using rules::make_call;
-using rules::str;
-using rules::u64;
-using Sizes = std::vector<std::int64_t>;
+using namespace rules;  // NOLINT: the harness's vocabulary: Call, make_call, expect_error, Op, ...
 
 Sizes sizes_of(const Shape& s) { return Sizes(s.begin(), s.end()); }
 
 // ================================================================================================
 // The spec's examples
 
-class ScatterExamples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(ScatterExamples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(ScatterExamples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, ScatterExamples, ::testing::ValuesIn(examples::of(Op::scatter)), examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(ScatterExamples, Op::scatter);
 
 TEST(ScatterCollisions, S1NamesUpdateAndOutputElement) {
   const examples::Example* s1 = examples::find("S-1-collision");
@@ -164,16 +150,7 @@ TEST(ScatterRules, IndexErrorsComeBeforeCollisions) {
 // ================================================================================================
 // Types
 
-template <class T>
-class ScatterTypes : public ::testing::Test {};
-TYPED_TEST_SUITE(ScatterTypes, type_grid::AllDataTypes, DataTypeNames);
-
-TYPED_TEST(ScatterTypes, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::scatter, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(ScatterTypes, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::scatter, type_grid::dtype_of<TypeParam>());
-}
+DMLREF_TYPE_GRID_TESTS(ScatterTypes, Op::scatter);
 
 TEST(ScatterLiteral, Float16Payloads) {
   const dmlref::float16 in[4] = {dmlref::float16::from_bits(0x7C01), dmlref::float16::from_bits(0x8000),

@@ -17,31 +17,15 @@
 #include "support/examples.hpp"
 #include "support/rules.hpp"
 #include "support/type_grid.hpp"
-#include "support/type_names.hpp"
 
 namespace {
 
-using dmlref::DataType;
-using dmlref::ErrorCode;
-using dmlref::Shape;
-using dmlref::Status;
-using harness::Op;
-using rules::Call;
-using rules::expect_error;
-using rules::expect_ok;
-using rules::make_call;
-using rules::str;
-using rules::u64;
-using Sizes = std::vector<std::int64_t>;
+using namespace rules;  // NOLINT: the harness's vocabulary: Call, make_call, expect_error, Op, ...
 
 // ================================================================================================
 // The spec's examples
 
-class ScatterNDExamples : public ::testing::TestWithParam<examples::Example> {};
-TEST_P(ScatterNDExamples, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }
-TEST_P(ScatterNDExamples, ShapeHelper) { examples::check_shape_helper(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(Spec, ScatterNDExamples, ::testing::ValuesIn(examples::of(Op::scatter_nd)),
-                         examples::test_name);
+DMLREF_SPEC_EXAMPLE_TESTS(ScatterNDExamples, Op::scatter_nd);
 
 // ================================================================================================
 // Clamp policy
@@ -143,15 +127,6 @@ TEST(ScatterNDRules, NoCollisionPasses) { rules::expect_no_collision_passes(Op::
 // ================================================================================================
 // Types
 
-template <class T>
-class ScatterNDTypes : public ::testing::Test {};
-TYPED_TEST_SUITE(ScatterNDTypes, type_grid::AllDataTypes, DataTypeNames);
-
-TYPED_TEST(ScatterNDTypes, EveryIndexTypeRankAndLayout) {
-  type_grid::check_layouts(Op::scatter_nd, type_grid::dtype_of<TypeParam>());
-}
-TYPED_TEST(ScatterNDTypes, IndexExtremesFailOrClamp) {
-  type_grid::check_index_extremes(Op::scatter_nd, type_grid::dtype_of<TypeParam>());
-}
+DMLREF_TYPE_GRID_TESTS(ScatterNDTypes, Op::scatter_nd);
 
 }  // namespace

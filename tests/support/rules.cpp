@@ -144,15 +144,7 @@ IndexTarget index_target(Op op) {
   return {"", -1, 0};
 }
 
-Sizes packed(const Sizes& sizes) {
-  Sizes s(sizes.size(), 1);
-  std::uint64_t stride = 1;
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    s[d] = static_cast<std::int64_t>(stride);
-    stride *= static_cast<std::uint64_t>(sizes[d]);
-  }
-  return s;
-}
+Sizes packed(const Sizes& sizes) { return harness::packed_strides(sizes); }
 
 std::size_t extent_bytes(const TensorConfig& c) {
   const Sizes strides = c.strides ? *c.strides : packed(c.sizes);

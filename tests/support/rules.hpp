@@ -97,7 +97,7 @@ struct IndexTarget {
 };
 IndexTarget index_target(Op op);
 
-/// Row-major strides (wrapping like the library's on absurd sizes; such layouts are never bound).
+/// Row-major strides (harness::packed_strides).
 Sizes packed(const Sizes& sizes);
 /// Bytes from the first to the last addressed element; 0 when the layout is invalid or too large
 /// to allocate (then the call must fail without touching memory, or only read a broadcast).

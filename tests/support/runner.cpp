@@ -38,12 +38,15 @@ std::vector<std::int64_t> sizes_of(const Operand& t) {
 
 std::vector<std::int64_t> strides_of(const Operand& t) {
   if (t.strides != nullptr) return std::vector<std::int64_t>(t.strides, t.strides + t.dimension_count);
-  // Row-major, wrapping like the library's on absurd sizes (such layouts never reach the oracle).
-  std::vector<std::int64_t> s(t.dimension_count, 1);
+  return packed_strides(sizes_of(t));
+}
+
+std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes) {
+  std::vector<std::int64_t> s(sizes.size(), 1);
   std::uint64_t stride = 1;
   for (std::size_t d = s.size(); d-- > 0;) {
     s[d] = static_cast<std::int64_t>(stride);
-    stride *= static_cast<std::uint64_t>(t.sizes[d]);
+    stride *= static_cast<std::uint64_t>(sizes[d]);
   }
   return s;
 }
@@ -53,16 +56,7 @@ dmlref::Status run_dispatch(const Call& c) {
   const auto idx = desc(c.t[kIndices], c.t[kIndices].data);
   const auto upd = desc(c.t[kUpdates], c.t[kUpdates].data);
   const auto out = desc(c.t[kOutput], const_cast<void*>(c.t[kOutput].data));  // writable by contract
-  const std::uint32_t* a = c.attr;
-  switch (c.op) {
-    case Op::gather: return dmlref::try_gather(in, idx, out, {a[0], a[1]}, c.options);
-    case Op::gather_elements: return dmlref::try_gather_elements(in, idx, out, {a[0]}, c.options);
-    case Op::gather_nd: return dmlref::try_gather_nd(in, idx, out, {a[0], a[1]}, c.options);
-    case Op::gather_nd1: return dmlref::try_gather_nd1(in, idx, out, {a[0], a[1], a[2]}, c.options);
-    case Op::scatter: return dmlref::try_scatter(in, idx, upd, out, {a[0], c.reduction}, c.options);
-    case Op::scatter_nd: return dmlref::try_scatter_nd(in, idx, upd, out, {a[0], a[1], c.reduction}, c.options);
-  }
-  return dmlref::Status();
+  return call_operator(c, in, idx, upd, out);
 }
 
 bool typed_expressible(const Call& c) {

@@ -20,11 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "dmlref/data_type.hpp"
-#include "dmlref/options.hpp"
-#include "dmlref/reduction.hpp"
-#include "dmlref/shape.hpp"
-#include "dmlref/status.hpp"
+#include "dmlref/dmlref.hpp"
 #include "support/op.hpp"
 #include "support/oracle.hpp"
 
@@ -58,6 +54,24 @@ struct Call {
 /// Sizes, or Strides (packed when the operand has none), as a vector of DimensionCount entries.
 std::vector<std::int64_t> sizes_of(const Operand& t);
 std::vector<std::int64_t> strides_of(const Operand& t);
+/// Row-major strides, wrapping like the library's on absurd sizes (such layouts are never used).
+std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes);
+
+/// try_<op>(input, indices, [updates,] output, params, options) for the call's operator: the one
+/// switch over the operators, for descriptors and views alike.
+template <class In, class Idx, class Out>
+dmlref::Status call_operator(const Call& c, const In& in, const Idx& idx, const In& upd, const Out& out) {
+  const std::uint32_t* a = c.attr;
+  switch (c.op) {
+    case Op::gather: return dmlref::try_gather(in, idx, out, {a[0], a[1]}, c.options);
+    case Op::gather_elements: return dmlref::try_gather_elements(in, idx, out, {a[0]}, c.options);
+    case Op::gather_nd: return dmlref::try_gather_nd(in, idx, out, {a[0], a[1]}, c.options);
+    case Op::gather_nd1: return dmlref::try_gather_nd1(in, idx, out, {a[0], a[1], a[2]}, c.options);
+    case Op::scatter: return dmlref::try_scatter(in, idx, upd, out, {a[0], c.reduction}, c.options);
+    case Op::scatter_nd: return dmlref::try_scatter_nd(in, idx, upd, out, {a[0], a[1], c.reduction}, c.options);
+  }
+  return dmlref::Status();
+}
 
 /// The dispatch layer: try_<op>(TensorDesc..., params, options).
 dmlref::Status run_dispatch(const Call& c);

@@ -74,22 +74,8 @@ dmlref::TensorView<T> view(const Operand& t) {
 
 template <class T, class I>
 dmlref::Status call_typed(const Call& c) {
-  const auto in = view<const T>(c.t[kInput]);
-  const auto idx = view<const I>(c.t[kIndices]);
-  const auto out = view<T>(c.t[kOutput]);
-  const std::uint32_t* a = c.attr;
-  switch (c.op) {
-    case Op::gather: return dmlref::try_gather(in, idx, out, {a[0], a[1]}, c.options);
-    case Op::gather_elements: return dmlref::try_gather_elements(in, idx, out, {a[0]}, c.options);
-    case Op::gather_nd: return dmlref::try_gather_nd(in, idx, out, {a[0], a[1]}, c.options);
-    case Op::gather_nd1: return dmlref::try_gather_nd1(in, idx, out, {a[0], a[1], a[2]}, c.options);
-    case Op::scatter:
-      return dmlref::try_scatter(in, idx, view<const T>(c.t[kUpdates]), out, {a[0], c.reduction}, c.options);
-    case Op::scatter_nd:
-      return dmlref::try_scatter_nd(in, idx, view<const T>(c.t[kUpdates]), out, {a[0], a[1], c.reduction},
-                                    c.options);
-  }
-  return dmlref::Status();
+  const auto upd = c.uses(kUpdates) ? view<const T>(c.t[kUpdates]) : dmlref::TensorView<const T>();
+  return call_operator(c, view<const T>(c.t[kInput]), view<const I>(c.t[kIndices]), upd, view<T>(c.t[kOutput]));
 }
 
 }  // namespace
