@@ -933,7 +933,7 @@ Bound run(const Call& c, Prepare&& prepare) {
 }
 
 // ================================================================================================
-// TotalTensorSizeInBytes above INT64_MAX (test_validation.cpp checks IndicesTensor of a Gather).
+// TotalTensorSizeInBytes above INT64_MAX (ValidationBufferSize checks IndicesTensor of a Gather).
 
 /// A small valid call of each operator: FLOAT32 data, INT32 indices (all 0).
 Call small_call(Op op) {

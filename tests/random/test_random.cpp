@@ -48,19 +48,15 @@ TEST_P(RandomOp, ClampPolicyMatchesOracle) {
   cfg.values = rc::Values::wild;
   dmlref::Options clamp;
   clamp.index_policy = dmlref::IndexPolicy::clamp;
-  Failures failures;
-  for (const std::uint64_t seed : rc::case_seeds(stream(), 120)) {
-    const rc::Case c = rc::generate(GetParam(), seed, cfg);
-    SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
-    const bool odd = choice(seed, 1, 2) == 1;
+  random_checks::for_each_case(GetParam(), cfg, 120, [&](const rc::Case& c, Failures& failures) {
+    const bool odd = choice(c.seed, 1, 2) == 1;
     const rc::Run clamped = rc::run_oracle(c, oracle::Policy::clamp, false);
     if (!clamped.ok) failures.add("the oracle's clamp policy failed: " + clamped.error);
     failures.add(mismatch(c, clamped, odd ? Layer::dispatch : Layer::typed_storage, clamp));
-    if (choice(seed, 2, 5) == 0) failures.add(mismatch(c, clamped, Layer::typed_native, clamp));
+    if (choice(c.seed, 2, 5) == 0) failures.add(mismatch(c, clamped, Layer::typed_native, clamp));
     const rc::Run strict = rc::run_oracle(c, oracle::Policy::error, false);
     failures.add(mismatch(c, strict, odd ? Layer::typed_storage : Layer::dispatch, {}));
-    failures.end_case(c);
-  }
+  });
 }
 
 // Exactly one index element is out of range: dmlref must report index_out_of_range and leave the
@@ -71,10 +67,7 @@ TEST_P(RandomOp, OutOfRangeIndexFailsAndWritesNothing) {
   cfg.in_place_percent = 30;
   dmlref::Options clamp;
   clamp.index_policy = dmlref::IndexPolicy::clamp;
-  Failures failures;
-  for (const std::uint64_t seed : rc::case_seeds(stream(), 120)) {
-    const rc::Case c = rc::generate(GetParam(), seed, cfg);
-    SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
+  random_checks::for_each_case(GetParam(), cfg, 120, [&](const rc::Case& c, Failures& failures) {
     const rc::Run strict = rc::run_oracle(c, oracle::Policy::error, false);
     if (code_for(strict) != ErrorCode::index_out_of_range)
       failures.add("the oracle did not report the out-of-range index: " + (strict.ok ? "ok" : strict.error));
@@ -83,8 +76,7 @@ TEST_P(RandomOp, OutOfRangeIndexFailsAndWritesNothing) {
     const rc::Run clamped = rc::run_oracle(c, oracle::Policy::clamp, false);
     if (!clamped.ok) failures.add("the oracle's clamp policy failed: " + clamped.error);
     failures.add(mismatch(c, clamped, Layer::typed_storage, clamp));
-    failures.end_case(c);
-  }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOperators, RandomOp, ::testing::ValuesIn(rc::all_ops), random_checks::op_name);

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -83,3 +84,8 @@ void check_clamp_leaves_in_range_examples(harness::Op op);
   TEST_P(Suite, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }                    \
   TEST_P(Suite, ShapeHelper) { examples::check_shape_helper(GetParam()); }                           \
   INSTANTIATE_TEST_SUITE_P(Spec, Suite, ::testing::ValuesIn(examples::of(op)), examples::test_name)
+
+namespace spec_examples {
+/// gtest prints a failing example by its id.
+inline void PrintTo(const Example& e, std::ostream* os) { *os << e.id; }
+}  // namespace spec_examples

@@ -77,10 +77,8 @@ Failures::~Failures() {
 }
 
 void matches_oracle(rc::Op op, const rc::Config& cfg, int cases, bool short_buffers) {
-  Failures failures;
-  for (const std::uint64_t seed : rc::case_seeds(stream(), cases)) {
-    const rc::Case c = rc::generate(op, seed, cfg);
-    SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
+  for_each_case(op, cfg, cases, [&](const rc::Case& c, Failures& failures) {
+    const std::uint64_t seed = c.seed;
     const rc::Run expected = rc::run_oracle(c, oracle::Policy::error, false);
     if (!expected.ok) failures.add("the generator made a case the oracle rejects: " + expected.error);
     failures.add(mismatch(c, expected, Layer::dispatch, {}));
@@ -97,8 +95,7 @@ void matches_oracle(rc::Op op, const rc::Config& cfg, int cases, bool short_buff
       const std::string diff = rc::first_difference(c, got.buffer, c.initial_output());
       if (!diff.empty()) failures.add("a call with a short buffer wrote to the output: " + diff);
     }
-    failures.end_case(c);
-  }
+  });
 }
 
 std::string op_name(const ::testing::TestParamInfo<rc::Op>& info) { return rc::name(info.param); }

@@ -51,6 +51,19 @@ class Failures {
   std::vector<std::string> failing_;
 };
 
+/// Calls check(case, failures) for `cases` random cases of `cfg` (the seeds of the running test),
+/// with the case and its replay command in the trace.
+template <class Check>
+void for_each_case(rc::Op op, const rc::Config& cfg, int cases, Check&& check) {
+  Failures failures;
+  for (const std::uint64_t seed : rc::case_seeds(stream(), cases)) {
+    const rc::Case c = rc::generate(op, seed, cfg);
+    SCOPED_TRACE(c.describe() + "\n  " + replay(seed));
+    check(c, failures);
+    failures.end_case(c);
+  }
+}
+
 /// `cases` random cases of `cfg` through both layers (native types for a fifth of them), oracle
 /// policy error, no collision check. `short_buffers`: a tenth of the cases also get one tensor's
 /// TotalTensorSizeInBytes one byte short, which must be buffer_too_small with nothing written.
