@@ -94,7 +94,7 @@ TEST(GatherClampPolicy, UnsignedMaxGivesLastRow) {
 TEST(GatherClampPolicy, InRangeIndicesAreUnaffected) { examples::check_clamp_leaves_in_range_examples(Op::gather); }
 
 // ================================================================================================
-// Validation rules (operators.md §2.5). The default call: {2,3,4}, Axis 1, IndexDimensions 1,
+// Validation rules (docs/semantics.md, "Gather"). The default call: {2,3,4}, Axis 1, IndexDimensions 1,
 // indices {1,1,2} -> {2,2,4}.
 
 TEST(GatherRules, AxisMustBeBelowD) { rules::expect_axis_below_d(Op::gather); }

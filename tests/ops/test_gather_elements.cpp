@@ -50,7 +50,7 @@ TEST(GatherElementsClampPolicy, InRangeIndicesAreUnaffected) {
 }
 
 // ================================================================================================
-// Validation rules (operators.md §3.4). The default call: {2,3}, Axis 1, indices {2,2} -> {2,2}.
+// Validation rules (docs/semantics.md, "GatherElements"). The default call: {2,3}, Axis 1, indices {2,2} -> {2,2}.
 
 TEST(GatherElementsRules, AxisMustBeBelowD) { rules::expect_axis_below_d(Op::gather_elements); }
 

@@ -70,7 +70,7 @@ TEST(GatherND1ClampPolicy, InRangeIndicesAreUnaffected) {
 }
 
 // ================================================================================================
-// GatherND's validation rules (operators.md §4). The default call: r 2, q 2, K 1:
+// GatherND's validation rules (docs/semantics.md, "GatherND and GatherND1"). The default call: r 2, q 2, K 1:
 // {1,2,3} x {1,2,1} -> {1,2,3}.
 
 TEST(GatherNDRules, InputAndIndicesDimensionCountMustBeOneToD) {
@@ -124,7 +124,7 @@ TEST(GatherNDRules, TupleCoordinatesAreCheckedAgainstTheirOwnDimension) {
 }
 
 // ================================================================================================
-// GatherND1's validation rules (operators.md §5.5). The default call: r 3, q 3, B 1, K 1:
+// GatherND1's validation rules (docs/semantics.md, "GatherND and GatherND1"). The default call: r 3, q 3, B 1, K 1:
 // {1,2,2,3} x {1,2,1,1} -> {1,2,1,3}.
 
 TEST(GatherND1Rules, InputAndIndicesDimensionCountMustBeOneToD) {

@@ -53,7 +53,7 @@ TEST(ScatterCollisions, S1NamesUpdateAndOutputElement) {
   }
 }
 
-// S-1 without the check: the later update wins (§1.6), on both layers (the examples above); with
+// S-1 without the check: the later update wins (docs/semantics.md, "Policies where DirectML is undefined"), on both layers (the examples above); with
 // the check but no collision, the result is the same as without it.
 TEST(ScatterCollisions, CheckWithoutCollisionChangesNothing) {
   const examples::Example* s2 = examples::find("S-2");
@@ -107,7 +107,7 @@ TEST(ScatterClampPolicy, CollisionCheckSeesClampedIndices) {
 TEST(ScatterClampPolicy, InRangeIndicesAreUnaffected) { examples::check_clamp_leaves_in_range_examples(Op::scatter); }
 
 // ================================================================================================
-// Validation rules (operators.md §6.4). The default call: {2,3}, Axis 1, indices and updates {2,2}.
+// Validation rules (docs/semantics.md, "Scatter (ScatterElements)"). The default call: {2,3}, Axis 1, indices and updates {2,2}.
 
 TEST(ScatterRules, AxisMustBeBelowD) { rules::expect_axis_below_d(Op::scatter); }
 TEST(ScatterRules, IndicesMustMatchInputOffAxis) { rules::expect_elements_indices_match_input_off_axis(Op::scatter); }
@@ -136,7 +136,7 @@ TEST(ScatterRules, IndexIsCheckedAgainstTheOutputAxis) {
   EXPECT_EQ(std::string(e.target_tensor), "OutputTensor");
 }
 
-// The opt-in collision check (§6.4 rule 8).
+// The opt-in collision check (docs/semantics.md, "Rules shared by all operators", 7).
 TEST(ScatterRules, NoCollisionPasses) { rules::expect_no_collision_passes(Op::scatter); }
 
 TEST(ScatterRules, IndexErrorsComeBeforeCollisions) {

@@ -60,7 +60,7 @@ TEST(ScatterNDClampPolicy, InRangeIndicesAreUnaffected) {
 }
 
 // ================================================================================================
-// Validation rules (operators.md §7.5). The default call: r 2, q 2, K 1: {1,3,2}, indices {1,2,1},
+// Validation rules (docs/semantics.md, "ScatterND"). The default call: r 2, q 2, K 1: {1,3,2}, indices {1,2,1},
 // updates {1,2,2}.
 
 TEST(ScatterNDRules, InputAndIndicesDimensionCountMustBeOneToD) {
@@ -68,7 +68,7 @@ TEST(ScatterNDRules, InputAndIndicesDimensionCountMustBeOneToD) {
 }
 
 TEST(ScatterNDRules, InputAndIndicesDimensionCountDAreAccepted) {
-  // ScatterND's page says [1, D); its own example GN-S needs D (spec §7.2).
+  // ScatterND's page says [1, D); its own example GN-S needs D (docs/semantics.md, "ScatterND").
   Call c = make_call(Op::scatter_nd);  // {1,3,2}: r = D = 3, q = D = 3
   c.attr[0] = 3;
   c.attr[1] = 3;
@@ -100,7 +100,7 @@ TEST(ScatterNDRules, MeaningfulOutputRankAboveDIsRejected) {
 TEST(ScatterNDRules, WrongOutputSizesAreRejected) { rules::expect_wrong_output_sizes_rejected(Op::scatter_nd); }
 TEST(ScatterNDRules, EveryIndexTypeEdgeValues) { rules::expect_index_edge_values(Op::scatter_nd); }
 
-// The opt-in collision check (§7.5 rule 9).
+// The opt-in collision check (docs/semantics.md, "Rules shared by all operators", 7).
 TEST(ScatterNDRules, OverlappingBlocksAreReported) {
   Call c = make_call(Op::scatter_nd);  // rows of {1,3,2}; tuples [2], [2]
   c.indices().values = u64({2, 2});

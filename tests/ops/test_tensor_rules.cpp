@@ -1,11 +1,12 @@
-// The rules every operator shares (docs/semantics.md, "Rules shared by all operators"; tensors.md
-// §3, §4; the library's documented conservative rules for output strides and overlap): dimension
-// counts, sizes, strides, Data and Sizes pointers, TotalTensorSizeInBytes, element count and extent
-// overflow, data and index types, overlap and in place, the shape helpers, messages. Each rule is
-// checked for every operator and every tensor it applies to, over the harness of support/rules.hpp:
-// the ErrorCode, the tensor and field named, expected/actual where meaningful, the same Error on
-// both layers, and no buffer written; calls that must pass equal the oracle byte for byte.
-// Last, bad and extreme inputs at the int64 limits (the calls the fuzzer first tripped on).
+// The rules every operator shares (docs/semantics.md, "Rules shared by all operators", and its
+// "Policies where DirectML is undefined": the conservative rules for output strides and overlap):
+// dimension counts, sizes, strides, Data and Sizes pointers, TotalTensorSizeInBytes, element count
+// and extent overflow, data and index types, overlap and in place, the shape helpers, messages.
+// Each rule is checked for every operator and every tensor it applies to, over the harness of
+// support/rules.hpp: the ErrorCode, the tensor and field named, expected/actual where meaningful,
+// the same Error on both layers, and no buffer written; calls that must pass equal the oracle byte
+// for byte. Last, bad and extreme inputs at the int64 limits (the calls the fuzzer first tripped
+// on).
 //
 // Each operator's own rules (attributes, shape rules, index values, collisions) are in its file,
 // ops/test_<op>.cpp.
@@ -39,7 +40,7 @@ TEST(ValidationBaseline, DefaultCallsSucceedOnBothLayers) {
 }
 
 TEST(ValidationBaseline, EveryDataTypeWithEveryIndexTypeIsAccepted) {
-  // tensors.md §6: every D11 x I4 combination is legal for every operator (44 per operator).
+  // Every one of 11 data types with every one of 4 index types is legal for every operator.
   for (Op op : harness::all_ops)
     for (DataType data : data_types())
       for (DataType index : index_types()) {
@@ -53,7 +54,7 @@ TEST(ValidationBaseline, EveryDataTypeWithEveryIndexTypeIsAccepted) {
 }
 
 // ================================================================================================
-// DimensionCount (tensors.md §3.2, §4.1; every operator's rule 1)
+// DimensionCount (docs/semantics.md, "Rules shared by all operators", 1 and 2)
 
 TEST(ValidationDimensionCount, ZeroIsRejectedForEveryTensor) {
   for (Op op : harness::all_ops)
@@ -128,7 +129,7 @@ TEST(ValidationDimensionCount, DescriptorDimensionCountIsWhatCounts) {
 }
 
 // ================================================================================================
-// Sizes (tensors.md §3.3: no empty tensors)
+// Sizes (no empty tensors)
 
 TEST(ValidationSizes, ZeroIsRejectedInEveryDimensionOfEveryTensor) {
   for (Op op : harness::all_ops)
@@ -193,7 +194,7 @@ TEST(ValidationSizes, NullSizesWithDimensionsIsRejected) {
 }
 
 // ================================================================================================
-// Strides (tensors.md §3.4; §4.4)
+// Strides (docs/semantics.md, "Rules shared by all operators", 2)
 
 TEST(ValidationStrides, NegativeStrideIsRejectedForEveryTensor) {
   for (Op op : harness::all_ops)
@@ -339,7 +340,8 @@ TEST(ValidationData, NullDataIsRejectedForEveryTensor) {
 }
 
 // ================================================================================================
-// TotalTensorSizeInBytes (tensors.md §3.5, §4.3: without the round-up to 4)
+// TotalTensorSizeInBytes (docs/semantics.md, "Rules shared by all operators", 2: without the
+// round-up to 4)
 
 TEST(ValidationBufferSize, OneByteTooSmallIsRejectedForEveryTensor) {
   for (Op op : harness::all_ops)
@@ -371,7 +373,7 @@ TEST(ValidationBufferSize, ExtentIsLastElementPlusOneWithoutRoundingToFour) {
 }
 
 TEST(ValidationBufferSize, StridedExtentsFollowTheHelperFormula) {
-  // tensors.md §3.5 worked values: FLOAT32 {2,3} strides {0,1} needs 12 bytes; {5,1} needs 32.
+  // (last offset + 1) * element size: FLOAT32 {2,3} strides {0,1} needs 12 bytes; {5,1} needs 32.
   Call c = make_call(Op::gather_elements);  // input {2,3} FLOAT32
   c.input().strides = Sizes{0, 1};
   c.input().total_bytes = 12;
@@ -434,7 +436,8 @@ TEST(ValidationOverflow, PackedElementCountBeyondInt64IsRejected) {
 
 TEST(ValidationOverflow, HugeBroadcastInputWithinInt64IsLegal) {
   // 2^40 elements, all one physical element (stride 0): legal for an input (more than DirectML's
-  // 2^32 - 1, which tensors.md §4.5 allows as an extension), 4 bytes of buffer.
+  // 2^32 - 1: an extension, docs/semantics.md, "Policies where DirectML is undefined"), 4 bytes of
+  // buffer.
   Call c = make_call(Op::gather_elements);
   c.input().sizes = {std::int64_t{1} << 40, 1};
   c.input().strides = Sizes{0, 0};
@@ -628,7 +631,7 @@ TEST(ValidationShapeHelpers, ReportTheOperatorsErrorForTheSameSizes) {
 }
 
 // ================================================================================================
-// Overlap and in place (operators.md §1.7; the library's bounding-range rule)
+// Overlap and in place (docs/semantics.md, "Rules shared by all operators", 5: bounding ranges)
 
 TEST(ValidationOverlap, OutputOverlappingAnyInputIsRejected) {
   for (Op op : harness::all_ops)

@@ -79,10 +79,10 @@ void check_clamp_leaves_in_range_examples(harness::Op op);
 
 /// The spec's examples of operator `op` as the value-parameterised tests
 /// Spec/<Suite>.TypedAndDispatch/<id> and Spec/<Suite>.ShapeHelper/<id>.
-#define DMLREF_SPEC_EXAMPLE_TESTS(Suite, op)                                                          \
-  class Suite : public ::testing::TestWithParam<examples::Example> {};                               \
-  TEST_P(Suite, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }                    \
-  TEST_P(Suite, ShapeHelper) { examples::check_shape_helper(GetParam()); }                           \
+#define DMLREF_SPEC_EXAMPLE_TESTS(Suite, op)                                                        \
+  class Suite : public ::testing::TestWithParam<examples::Example> {};                              \
+  TEST_P(Suite, TypedAndDispatch) { examples::check_on_both_layers(GetParam()); }                   \
+  TEST_P(Suite, ShapeHelper) { examples::check_shape_helper(GetParam()); }                          \
   INSTANTIATE_TEST_SUITE_P(Spec, Suite, ::testing::ValuesIn(examples::of(op)), examples::test_name)
 
 namespace spec_examples {

@@ -466,12 +466,12 @@ inline Layout random_layout(Rng& rng, const Sizes& sizes, bool may_broadcast, St
 
 // ---- the case ----
 
-/// What the generator aims at (see docs/internals.md, "Running the plan"): any shapes; staged lines (Gather on the last axis,
-/// GatherElements/Scatter along the innermost axis, ND with K = 1 and no block); blocks (ND and
-/// Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous, so CopyRun); tiled
-/// (one-dimensional blocks whose indexed side is far-strided: copied in tiles of one cache line,
-/// CopyStrided); rows (unstaged rows, innermost loop sizes that are not multiples of 16); big
-/// (> 1 MiB of work, so that Options::threads splits it).
+/// What the generator aims at (docs/internals.md, "Running the plan"): any shapes; staged lines
+/// (Gather on the last axis, GatherElements/Scatter along the innermost axis, ND with K = 1 and no
+/// block); blocks (ND and Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous,
+/// so CopyRun); tiled (one-dimensional blocks whose indexed side is far-strided: copied in tiles of
+/// one cache line, CopyStrided); rows (unstaged rows, innermost loop sizes that are not multiples
+/// of 16); big (> 1 MiB of work, so that Options::threads splits it).
 enum class Aim { any, staged, blocks, tiled, rows, big };
 /// Index values: in range; "wild" (about a third out of range, for the clamp policy); or in
 /// range except exactly one element.

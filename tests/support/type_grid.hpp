@@ -14,12 +14,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 #include "dmlref/float16.hpp"
 #include "support/op.hpp"
 #include "support/random_cases.hpp"
+#include "support/type_names.hpp"
 
 namespace type_grid {
 
@@ -45,14 +45,6 @@ constexpr rc::DType dtype_of() {
   else return rc::DType::UINT64;
 }
 
-/// Names the typed tests by data type ("FLOAT32", "INT64").
-struct TypeNames {
-  template <class T>
-  static std::string GetName(int) {
-    return rc::name(dtype_of<T>());
-  }
-};
-
 /// Every index type, DimensionCount 1 to 8 and every layout family, on data type t: each case
 /// must equal its construction on both layers, and the oracle too.
 void check_layouts(Op op, rc::DType t);
@@ -66,14 +58,14 @@ void check_index_extremes(Op op, rc::DType t);
 
 /// The type grid of operator `op` as the typed tests <Suite>/<DATA TYPE>.EveryIndexTypeRankAndLayout
 /// and <Suite>/<DATA TYPE>.IndexExtremesFailOrClamp.
-#define DMLREF_TYPE_GRID_TESTS(Suite, op)                                                                  \
-  template <class T>                                                                                      \
-  class Suite : public ::testing::Test {};                                                                \
-  TYPED_TEST_SUITE(Suite, type_grid::AllDataTypes, type_grid::TypeNames);                                 \
-  TYPED_TEST(Suite, EveryIndexTypeRankAndLayout) {                                                        \
-    type_grid::check_layouts(op, type_grid::dtype_of<TypeParam>());                                       \
-  }                                                                                                       \
-  TYPED_TEST(Suite, IndexExtremesFailOrClamp) {                                                           \
-    type_grid::check_index_extremes(op, type_grid::dtype_of<TypeParam>());                                \
-  }                                                                                                       \
+#define DMLREF_TYPE_GRID_TESTS(Suite, op)                                                           \
+  template <class T>                                                                                \
+  class Suite : public ::testing::Test {};                                                          \
+  TYPED_TEST_SUITE(Suite, type_grid::AllDataTypes, DataTypeNames);                                  \
+  TYPED_TEST(Suite, EveryIndexTypeRankAndLayout) {                                                  \
+    type_grid::check_layouts(op, type_grid::dtype_of<TypeParam>());                                 \
+  }                                                                                                 \
+  TYPED_TEST(Suite, IndexExtremesFailOrClamp) {                                                     \
+    type_grid::check_index_extremes(op, type_grid::dtype_of<TypeParam>());                          \
+  }                                                                                                 \
   static_assert(true, "a macro ends with a semicolon")
