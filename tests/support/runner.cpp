@@ -1,24 +1,13 @@
 // support/runner.hpp: the dispatch layer, the oracle and the shape helpers (the typed layer is
 // runner_typed.cpp, which the fuzzer does not need).
 #include "support/runner.hpp"
+#include "support/type_switch.hpp"
 
 #include <dmlref/dmlref.hpp>
 
 namespace harness {
 
 namespace {
-
-template <class P>
-dmlref::BasicTensorDesc<P> desc(const Operand& t, P data) {
-  dmlref::BasicTensorDesc<P> d;
-  d.DataType = t.type;
-  d.DimensionCount = t.dimension_count;
-  d.Sizes = t.sizes;
-  d.Strides = t.strides;
-  d.TotalTensorSizeInBytes = t.total_bytes;
-  d.Data = data;
-  return d;
-}
 
 dmlref::Shape shape(const std::vector<std::int64_t>& s) { return dmlref::Shape::from(s.data(), s.size()); }
 

@@ -5,72 +5,11 @@
 #include <dmlref/dmlref.hpp>
 
 #include "support/runner.hpp"
+#include "support/type_switch.hpp"
 
 namespace harness {
 
 namespace {
-
-template <class T>
-struct Tag {
-  using type = T;
-};
-
-template <class F>
-dmlref::Status with_native_type(dmlref::DataType t, F&& f) {
-  using dmlref::DataType;
-  switch (t) {
-    case DataType::FLOAT32: return f(Tag<float>{});
-    case DataType::FLOAT16: return f(Tag<dmlref::float16>{});
-    case DataType::FLOAT64: return f(Tag<double>{});
-    case DataType::INT8: return f(Tag<std::int8_t>{});
-    case DataType::INT16: return f(Tag<std::int16_t>{});
-    case DataType::INT32: return f(Tag<std::int32_t>{});
-    case DataType::INT64: return f(Tag<std::int64_t>{});
-    case DataType::UINT8: return f(Tag<std::uint8_t>{});
-    case DataType::UINT16: return f(Tag<std::uint16_t>{});
-    case DataType::UINT32: return f(Tag<std::uint32_t>{});
-    case DataType::UINT64: return f(Tag<std::uint64_t>{});
-    case DataType::UNKNOWN: break;
-  }
-  return dmlref::Status();
-}
-
-template <class F>
-dmlref::Status with_storage_type(std::size_t size, F&& f) {
-  switch (size) {
-    case 1: return f(Tag<std::uint8_t>{});
-    case 2: return f(Tag<std::uint16_t>{});
-    case 4: return f(Tag<std::uint32_t>{});
-    default: return f(Tag<std::uint64_t>{});
-  }
-}
-
-template <class F>
-dmlref::Status with_index_type(dmlref::DataType t, F&& f) {
-  switch (t) {
-    case dmlref::DataType::INT32: return f(Tag<std::int32_t>{});
-    case dmlref::DataType::INT64: return f(Tag<std::int64_t>{});
-    case dmlref::DataType::UINT32: return f(Tag<std::uint32_t>{});
-    case dmlref::DataType::UINT64: return f(Tag<std::uint64_t>{});
-    case dmlref::DataType::UNKNOWN:
-    case dmlref::DataType::FLOAT32:
-    case dmlref::DataType::FLOAT16:
-    case dmlref::DataType::FLOAT64:
-    case dmlref::DataType::INT8:
-    case dmlref::DataType::INT16:
-    case dmlref::DataType::UINT8:
-    case dmlref::DataType::UINT16: break;  // typed_expressible() rules these out
-  }
-  return dmlref::Status();
-}
-
-template <class T>
-dmlref::TensorView<T> view(const Operand& t) {
-  T* p = static_cast<T*>(const_cast<void*>(t.data));  // T is const but for OutputTensor
-  const dmlref::Shape sizes = dmlref::Shape::from(t.sizes, t.dimension_count);
-  if (t.strides == nullptr) return {p, sizes};
-  return {p, sizes, dmlref::Shape::from(t.strides, t.dimension_count)};
-}
 
 template <class T, class I>
 dmlref::Status call_typed(const Call& c) {
