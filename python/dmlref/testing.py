@@ -202,7 +202,7 @@ def _coordinate(flat, shape):
 
 def _layout_mismatch(name, got, expected):
     def text(shape):
-        return "(" + ", ".join(str(s) for s in shape) + ")"
+        return str(tuple(shape))
 
     dtype_differs = not isinstance(got, np.ndarray) or got.dtype != expected.dtype
     shape_differs = tuple(got.shape) != tuple(expected.shape)
@@ -290,7 +290,7 @@ def assert_golden(actual, op, *operands, max_explained: int = 3, ulps: Optional[
                                    provenance, line))
 
     count, total = int(differing.size), int(expected_flat.size)
-    shape = "(" + ", ".join(str(s) for s in expected.shape) + ")"
+    shape = str(tuple(expected.shape))
     lines = ["actual differs from %s (%s) in %d of %d elements (%.3g%%), %s %s:" % (
         name, tolerance.describe(), count, total, 100.0 * count / total, expected.dtype, shape)]
     lines += ["  " + m.line for m in mismatches]
