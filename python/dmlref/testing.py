@@ -158,11 +158,9 @@ def _ulp_distance(a, b, width):
 
 
 def _integer_distance(a, b):
-    """|a - b| exactly, as uint64 (modular arithmetic gives the true distance)."""
-    if a.dtype.kind == "i":
-        ua, ub = a.astype(np.int64).view(np.uint64), b.astype(np.int64).view(np.uint64)
-    else:
-        ua, ub = a.astype(np.uint64), b.astype(np.uint64)
+    """|a - b| exactly, as uint64: the casts wrap negative values, and modular arithmetic then gives
+    the true distance."""
+    ua, ub = a.astype(np.uint64), b.astype(np.uint64)
     return np.where(a >= b, ua - ub, ub - ua)
 
 
