@@ -34,6 +34,7 @@ enum class ErrorCode : std::uint8_t {
   overlapping_tensors,      ///< the output shares memory with an input (other than in place)
   overflow,                 ///< an element count, byte size or offset does not fit in 64 bits
   out_of_memory,            ///< the opt-in collision check could not allocate its bitmap
+  coordinate_out_of_range,  ///< explain.hpp: the coordinate asked about is not one of the output's
 };
 
 /// Short name of an error code ("index_out_of_range").
@@ -55,6 +56,7 @@ constexpr const char* name(ErrorCode code) noexcept {
     case ErrorCode::overlapping_tensors: return "overlapping_tensors";
     case ErrorCode::overflow: return "overflow";
     case ErrorCode::out_of_memory: return "out_of_memory";
+    case ErrorCode::coordinate_out_of_range: return "coordinate_out_of_range";
   }
   return "unknown";
 }
@@ -117,7 +119,8 @@ struct Error {
   ErrorValue actual;
   const char* rule = "";    ///< why the expected value is expected (a short clause), if useful
   Shape position;     ///< index errors: where the value sits in IndicesTensor;
-                            ///< collisions: the later update's coordinate in UpdatesTensor
+                            ///< collisions: the later update's coordinate in UpdatesTensor;
+                            ///< coordinate_out_of_range: the coordinate asked about
   // Index and collision errors: the dimension the index addresses, or the output element written.
   const char* target_tensor = "";
   int target_dimension = -1;
@@ -155,6 +158,11 @@ struct Error {
              " writes " + target_tensor + " element " +
              ErrorValue::braced(target_position, '[', ']') +
              ", which an earlier update already wrote (collision check is on)";
+    }
+    if (code == ErrorCode::coordinate_out_of_range) {
+      const std::string entry = field_index >= 0 ? "entry " + std::to_string(field_index) : std::string("length");
+      return where + "coordinate " + ErrorValue::braced(position, '[', ']') + " is not an element of " + tensor +
+             ": its " + entry + " must be " + expected.to_string() + ", but is " + actual.to_string();
     }
     std::string text = where + subject;
     if (expected.kind != ErrorValue::Kind::none) {

@@ -20,7 +20,7 @@
 namespace dmlref::detail {
 
 /// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
-/// few cache lines at least, more than kStreamBytes of them, into an output with that much room
+/// few cache lines at least, more than stream_bytes() of them, into an output with that much room
 /// for them (a smaller output stays in the caches, where streaming would only evict it).
 inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
@@ -31,7 +31,7 @@ inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   for (int d = 0; d < p.loop_rank; ++d)
     if (p.loop[d].stride[kIndexed] != 0) targets *= p.loop[d].size;
   const std::int64_t rows = s.end - s.begin;
-  return (rows < targets ? rows : targets) >= kStreamBytes / length;
+  return (rows < targets ? rows : targets) >= stream_bytes() / length;
 }
 
 /// The kernel of one flow, element width and index type: picks the layout's copy strategy. Only
@@ -149,9 +149,12 @@ inline void execute(const Plan& p, const Options& options, Runner runner) noexce
   run_on(*executor, shares, [&](int i) { runner(list[i]); });
 }
 
-/// Index values checked per block of rows in one-pass mode: a block's values stay in cache from
-/// its check to its copy.
-inline constexpr std::int64_t kOnePassIndexBytes = 256 * 1024;
+/// Bytes of index values checked per block of rows in one-pass mode: a quarter of the level-2
+/// cache, so that a block's values stay there from its check to its copy.
+inline std::int64_t one_pass_index_bytes() noexcept {
+  const std::int64_t quarter = cache_sizes().l2 / 4;
+  return quarter < 64 * 1024 ? 64 * 1024 : quarter > 512 * 1024 ? 512 * 1024 : quarter;
+}
 
 /// Whether a call may check and copy in one pass (Options::all_or_nothing off): only when each
 /// row reads index values of its own (a Gather's outer input dimensions would check the same
@@ -173,7 +176,7 @@ inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner 
                                   Status (*check)(const Plan&, RowRange) noexcept, bool& written) noexcept {
   const std::int64_t rows = p.row_count();
   const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;
-  std::int64_t block = kOnePassIndexBytes / index_bytes;
+  std::int64_t block = one_pass_index_bytes() / index_bytes;
   if (stageable(p)) {  // whole lines, and whole groups of far-strided lines
     const std::int64_t group = lines_per_group(p);
     const std::int64_t lines = (block + p.inner_size() - 1) / p.inner_size();

@@ -1,0 +1,216 @@
+// Staged lines (detail/staged.hpp, copy_staged_rows). Lines that are far-strided in a transposed
+// input: up to 64 neighbouring lines are staged together when their elements share cache lines (on
+// the heap when they outgrow the 32 KiB stack buffer, LargeGroupsOnTheHeap). Also the doubled
+// staged line that signed indices read without normalisation. These cases pin the group boundaries:
+// line counts that are and are not multiples of the group, groups cut short by the outer
+// dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
+// 8, and both Gather on the last axis and GatherElements, against a direct computation on the
+// transposed data. Last, packed lines of 1 KiB and more, which a staged pass prefetches one line
+// ahead.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "dmlref/dmlref.hpp"
+#include "support/type_names.hpp"
+#include "support/values.hpp"
+
+namespace {
+
+using dmlref::TensorView;
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Input [rows, n] stored transposed (element (r, a) at r + a * rows): each row is a line with
+// stride `rows`, and row r + 1 starts one element after row r.
+template <class T>
+void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
+  std::vector<T> storage(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::int64_t e = 0; e < rows * picks; ++e) {
+    const std::int64_t a = (e * 7919 + 13) % n;
+    indices[static_cast<std::size_t>(e)] = e % 3 == 0 ? a - n : a;  // negative ones too
+  }
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
+      TensorView<const std::int64_t>(indices.data(), {rows, picks}), TensorView<T>(output.data(), {rows, picks}),
+      {1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j) {
+      std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
+      if (a < 0) a += n;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[static_cast<std::size_t>(r + a * rows)]))
+          << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", "
+          << j << ")";
+    }
+}
+
+// The same on a packed input whose rows have at least as many picks as elements: the staged line
+// is doubled (copy_staged_rows) for signed indices, so negative ones are read from its first half.
+template <class T, class I = std::int32_t>
+void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
+  std::vector<T> input(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 11);
+  std::vector<I> indices(static_cast<std::size_t>(rows * picks));
+  for (std::int64_t e = 0; e < rows * picks; ++e) {
+    const std::int64_t a = (e * 104729 + 3) % n;
+    indices[static_cast<std::size_t>(e)] = static_cast<I>(std::is_signed_v<I> && e % 2 == 0 ? a - n : a);
+  }
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {rows, picks}),
+      TensorView<T>(output.data(), {rows, picks}), {1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j) {
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(r * picks + j)]);
+      if (a < 0) a += n;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
+          << "n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", " << j << ")";
+    }
+}
+
+// Gather on the last axis of the same transposed input: every row picks the same columns.
+template <class T>
+void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
+  std::vector<T> storage(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 5);
+  std::vector<std::int32_t> indices(static_cast<std::size_t>(picks));
+  for (std::int64_t j = 0; j < picks; ++j) indices[static_cast<std::size_t>(j)] = static_cast<std::int32_t>((j * 31 + 7) % n);
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s =
+      dmlref::try_gather(TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
+                         TensorView<const std::int32_t>(indices.data(), {1, picks}),
+                         TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j)
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)],
+                            storage[static_cast<std::size_t>(r + indices[static_cast<std::size_t>(j)] * rows)]))
+          << "rows " << rows << " n " << n << " at (" << r << ", " << j << ")";
+}
+
+// Scatter along the last axis of a packed [rows, n] tensor, m distinct positions per row: the
+// staged line is the input's (the copy of InputTensor fused with the updates).
+template <class T, class I = std::int64_t>
+void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int threads) {
+  std::vector<T> input(static_cast<std::size_t>(rows * n)), updates(static_cast<std::size_t>(rows * m));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
+  for (std::int64_t e = 0; e < rows * m; ++e) updates[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + rows * n + 3);
+  std::vector<I> indices(static_cast<std::size_t>(rows * m));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < m; ++j) {
+      const std::int64_t a = (j * 7 + r) % n;  // distinct within a row while m <= n and gcd(7, n) == 1
+      indices[static_cast<std::size_t>(r * m + j)] = static_cast<I>(std::is_signed_v<I> && j % 2 == 0 ? a - n : a);
+    }
+  std::vector<T> output(static_cast<std::size_t>(rows * n));
+  dmlref::Options options;
+  options.threads = threads;
+  const dmlref::Status s = dmlref::try_scatter(
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {rows, m}),
+      TensorView<const T>(updates.data(), {rows, m}), TensorView<T>(output.data(), {rows, n}), {1}, options);
+  ASSERT_TRUE(s) << s.message();
+  std::vector<T> expected = input;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < m; ++j) {
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(r * m + j)]);
+      if (a < 0) a += n;
+      expected[static_cast<std::size_t>(r * n + a)] = updates[static_cast<std::size_t>(r * m + j)];
+    }
+  for (std::int64_t e = 0; e < rows * n; ++e)
+    ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected[static_cast<std::size_t>(e)]))
+        << "rows " << rows << " n " << n << " m " << m << " threads " << threads << " at " << e;
+}
+
+template <class T>
+class GroupedLines : public ::testing::Test {};
+using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
+TYPED_TEST_SUITE(GroupedLines, Widths, DataTypeNames);
+
+TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
+  using T = TypeParam;
+  // rows: below, at and above a group (64 / sizeof(T) lines), and not a multiple of it.
+  for (const std::int64_t rows : {3, 16, 37, 70})
+    for (const std::int64_t n : {64, 257, 1000}) check_gather_elements<T>(rows, n, n / 2 + 3, 1);
+}
+
+// Groups too large for the 32 KiB stack buffer are staged on the heap, each line padded by a cache
+// line, and at most 1 MiB of them: lines of 2 KiB to the largest stageable one (32 KiB), where the
+// cap cuts a group of 64 / sizeof(T) lines short.
+TYPED_TEST(GroupedLines, LargeGroupsOnTheHeap) {
+  using T = TypeParam;
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t n : {2048 / w + 1, 32768 / w}) {
+    const std::int64_t rows = 64 / w + 5;  // one full group and a short one
+    check_gather_elements<T>(rows, n, n / 8 + 1, 1);
+  }
+  check_gather_elements<T>(3 * (64 / w) + 1, 4096 / w, 4096 / w / 2 + 1, 2);
+}
+
+TYPED_TEST(GroupedLines, GatherLastAxisOnTransposedInput) {
+  using T = TypeParam;
+  for (const std::int64_t rows : {5, 33, 64})
+    for (const std::int64_t n : {100, 512}) check_gather_last_axis<T>(rows, n, n / 4 + 1, 1);
+}
+
+// n up to the largest line that still fits twice in the 32 KiB stage, and one past it.
+TYPED_TEST(GroupedLines, DoubledLinesOnPackedInput) {
+  using T = TypeParam;
+  const std::int64_t largest = 16384 / static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t n : {std::int64_t{3}, std::int64_t{100}, largest, largest + 1})
+    for (const std::int64_t picks : {n, n + 7}) check_gather_elements_packed<T>(3, n, picks);
+}
+
+// Enough work to split (more than 512 KiB): shares start and end inside lines and groups.
+TYPED_TEST(GroupedLines, SharesCutThroughGroups) {
+  using T = TypeParam;
+  const std::int64_t n = 2048 / static_cast<std::int64_t>(sizeof(T));
+  for (const int threads : {2, 3}) check_gather_elements<T>(301, n, 1237, threads);
+}
+
+// A staged pass prefetches its next line (a Scatter also its next output line) while it works on
+// the current one, for contiguous lines of 1 KiB and more (copy_staged_rows): lines from just
+// below to well above that size, one to many lines, shares of whole lines (scatters) and shares
+// that start mid-line (gathers) on 2 and 3 threads, and all four index types.
+TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
+  using T = TypeParam;
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{8192}}) {
+    const std::int64_t n = bytes / w + 1;  // odd: coprime with 7 for check_scatter_packed
+    check_gather_elements_packed<T>(5, n, n);
+    check_gather_elements_packed<T>(4, n, n / 3);  // fewer rows than elements: not doubled
+    check_scatter_packed<T>(1, n, n / 2, 1);
+    check_scatter_packed<T>(6, n, n, 1);
+  }
+  for (const int threads : {2, 3}) {
+    check_scatter_packed<T>(97, 8192 / w + 1, 8192 / w - 4, threads);
+    check_gather_elements_packed<T>(97, 8192 / w + 1, 8192 / w + 1, threads);
+  }
+  // The other index types: 8 or 16 of them per cache line of the loop, unsigned ones never
+  // doubled.
+  const std::int64_t n = 1024 / w + 1;
+  check_gather_elements_packed<T, std::int64_t>(5, n, n);
+  check_gather_elements_packed<T, std::uint32_t>(5, n, n);
+  check_gather_elements_packed<T, std::uint64_t>(5, n, n);
+  check_scatter_packed<T, std::int32_t>(6, n, n, 1);
+  check_scatter_packed<T, std::uint32_t>(6, n, n, 1);
+  check_scatter_packed<T, std::uint64_t>(6, n, n, 1);
+}
+
+}  // namespace
