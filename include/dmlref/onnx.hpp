@@ -624,23 +624,42 @@ struct Call {
   Naming naming;
 };
 
+/// Reads the call's tensors (UpdatesTensor only for a scatter) and checks their data types.
+template <class Mapping>
+Status read_operands(const char* op, const TensorDesc& data, const TensorDesc& indices, const TensorDesc* updates,
+                     const MutableTensorDesc& output, Call<Mapping>& c) noexcept {
+  if (Status s = read(op, kData, "InputTensor", data, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices, c.indices); !s) return s;
+  if (updates != nullptr)
+    if (Status s = read(op, kUpdates, "UpdatesTensor", *updates, c.updates); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output, c.output); !s) return s;
+  return check_data_types(op, c.data, c.indices, updates != nullptr ? &c.updates : nullptr, c.output);
+}
+
+/// Keeps the call's mapping once output has the ONNX shape `expected(c)` (`rule` says which), and
+/// names the call's tensors in their natural ranks.
+template <class Mapping, class Expected>
+Status take_mapping(const char* op, const Result<Mapping>& mapped, Call<Mapping>& c, Expected expected,
+                    const char* rule) noexcept {
+  if (!mapped) return mapped.status();
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, expected(c), c.output.sizes, rule); !s) return s;
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), c.updates.rank(), c.output.rank()};
+  return Status();
+}
+
+/// ONNX's output shapes, as take_mapping's `expected`.
+inline constexpr auto mapped_output = [](const auto& c) -> const Shape& { return c.m.onnx_output; };
+inline constexpr auto data_shape = [](const auto& c) -> const Shape& { return c.data.sizes; };
+inline constexpr auto indices_shape = [](const auto& c) -> const Shape& { return c.indices.sizes; };
+
 inline Status prepare_gather(const TensorDesc& data_desc, const TensorDesc& indices_desc,
                              const MutableTensorDesc& output_desc, std::int64_t axis,
                              Call<GatherMapping>& c) noexcept {
   constexpr const char* op = "Gather";
-  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
-  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
-  const Result<GatherMapping> mapped = map_gather(op, c.data.sizes, c.indices.sizes, axis);
-  if (!mapped) return mapped.status();
-  c.m = *mapped;
-  if (Status s = check_same(op, kOutput, c.m.onnx_output, c.output.sizes,
-                            "ONNX: data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]");
-      !s)
-    return s;
-  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
-  return Status();
+  if (Status s = read_operands(op, data_desc, indices_desc, nullptr, output_desc, c); !s) return s;
+  return take_mapping(op, map_gather(op, c.data.sizes, c.indices.sizes, axis), c, mapped_output,
+                      "ONNX: data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]");
 }
 
 /// An empty tensor makes Gather a no-op whose index values are still checked.
@@ -665,18 +684,9 @@ inline Status prepare_gather_elements(const TensorDesc& data_desc, const TensorD
                                       const MutableTensorDesc& output_desc, std::int64_t axis,
                                       Call<GatherElementsMapping>& c) noexcept {
   constexpr const char* op = "GatherElements";
-  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
-  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
-  const Result<GatherElementsMapping> mapped = map_gather_elements(op, c.data.sizes, c.indices.sizes, axis);
-  if (!mapped) return mapped.status();
-  c.m = *mapped;
-  if (Status s = check_same(op, kOutput, c.indices.sizes, c.output.sizes, "ONNX: output has the shape of indices");
-      !s)
-    return s;
-  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
-  return Status();
+  if (Status s = read_operands(op, data_desc, indices_desc, nullptr, output_desc, c); !s) return s;
+  return take_mapping(op, map_gather_elements(op, c.data.sizes, c.indices.sizes, axis), c, indices_shape,
+                      "ONNX: output has the shape of indices");
 }
 
 inline bool is_noop(const Call<GatherElementsMapping>& c) noexcept { return c.m.empty; }
@@ -700,19 +710,9 @@ inline Status prepare_gather_nd(const TensorDesc& data_desc, const TensorDesc& i
                                 const MutableTensorDesc& output_desc, std::int64_t batch_dims,
                                 Call<GatherNDMapping>& c) noexcept {
   constexpr const char* op = "GatherND";
-  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
-  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
-  const Result<GatherNDMapping> mapped = map_gather_nd(op, c.data.sizes, c.indices.sizes, batch_dims);
-  if (!mapped) return mapped.status();
-  c.m = *mapped;
-  if (Status s = check_same(op, kOutput, c.m.onnx_output, c.output.sizes,
-                            "ONNX: indices.shape[:-1] ++ data.shape[batch_dims + indices.shape[-1]:]");
-      !s)
-    return s;
-  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
-  return Status();
+  if (Status s = read_operands(op, data_desc, indices_desc, nullptr, output_desc, c); !s) return s;
+  return take_mapping(op, map_gather_nd(op, c.data.sizes, c.indices.sizes, batch_dims), c, mapped_output,
+                      "ONNX: indices.shape[:-1] ++ data.shape[batch_dims + indices.shape[-1]:]");
 }
 
 inline bool is_noop(const Call<GatherNDMapping>& c) noexcept { return c.m.empty || c.output.empty(); }
@@ -738,19 +738,9 @@ inline Status gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_d
 inline Status prepare_scatter_elements(const char* op, const TensorDesc& data_desc, const TensorDesc& indices_desc,
                                        const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
                                        std::int64_t axis, Reduction reduction, Call<ScatterMapping>& c) noexcept {
-  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
-  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, c.updates); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
-  if (Status s = check_data_types(op, c.data, c.indices, &c.updates, c.output); !s) return s;
-  const Result<ScatterMapping> mapped =
-      map_scatter(op, c.data.sizes, c.indices.sizes, c.updates.sizes, axis, reduction);
-  if (!mapped) return mapped.status();
-  c.m = *mapped;
-  if (Status s = check_same(op, kOutput, c.data.sizes, c.output.sizes, "ONNX: output has the shape of data"); !s)
-    return s;
-  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), c.updates.rank(), c.output.rank()};
-  return Status();
+  if (Status s = read_operands(op, data_desc, indices_desc, &updates_desc, output_desc, c); !s) return s;
+  return take_mapping(op, map_scatter(op, c.data.sizes, c.indices.sizes, c.updates.sizes, axis, reduction), c,
+                      data_shape, "ONNX: output has the shape of data");
 }
 
 /// Indices empty: output = data. Data empty with indices that are not: the axis is empty, so
@@ -766,6 +756,14 @@ inline Status check_noop(const Call<ScatterMapping>& c, const Options& options) 
   return check_copy(c.naming.op, c.naming, c.data, c.output, D, nullptr, nullptr);
 }
 
+/// A scatter that makes no DirectML call: its checks, then output = data.
+template <class Mapping>
+Status scatter_noop(const Call<Mapping>& c, const Options& options) noexcept {
+  if (Status s = check_noop(c, options); !s) return s;
+  if (!c.data.empty() && !same_layout(c.data, c.output)) copy_elements(c.data, c.output, nullptr);
+  return Status();
+}
+
 inline Status scatter_elements(const char* op, const TensorDesc& data_desc, const TensorDesc& indices_desc,
                                const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
                                std::int64_t axis, Reduction reduction, const Options& options) noexcept {
@@ -775,11 +773,7 @@ inline Status scatter_elements(const char* op, const TensorDesc& data_desc, cons
     return s;
   const ScatterMapping& m = c.m;
   const int D = m.dimension_count;
-  if (is_noop(c)) {
-    if (Status s = check_noop(c, options); !s) return s;
-    if (!c.data.empty() && !same_layout(c.data, c.output)) copy_elements(c.data, c.output, nullptr);
-    return Status();
-  }
+  if (is_noop(c)) return scatter_noop(c, options);
   const Padded idx(c.indices, D), upd(c.updates, D);
   if (!m.is_cropped) {
     const Padded in(c.data, D), out(c.output, D);
@@ -804,19 +798,9 @@ inline Status prepare_scatter_nd(const TensorDesc& data_desc, const TensorDesc& 
                                  const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
                                  Reduction reduction, Call<ScatterNDMapping>& c) noexcept {
   constexpr const char* op = "ScatterND";
-  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
-  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, c.updates); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
-  if (Status s = check_data_types(op, c.data, c.indices, &c.updates, c.output); !s) return s;
-  const Result<ScatterNDMapping> mapped =
-      map_scatter_nd(op, c.data.sizes, c.indices.sizes, &c.updates.sizes, reduction);
-  if (!mapped) return mapped.status();
-  c.m = *mapped;
-  if (Status s = check_same(op, kOutput, c.data.sizes, c.output.sizes, "ONNX: output has the shape of data"); !s)
-    return s;
-  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), c.updates.rank(), c.output.rank()};
-  return Status();
+  if (Status s = read_operands(op, data_desc, indices_desc, &updates_desc, output_desc, c); !s) return s;
+  return take_mapping(op, map_scatter_nd(op, c.data.sizes, c.indices.sizes, &c.updates.sizes, reduction), c,
+                      data_shape, "ONNX: output has the shape of data");
 }
 
 /// No update element: output = data, after checking the tuples (if any) against data.
@@ -833,11 +817,7 @@ inline Status scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_
                          const MutableTensorDesc& output_desc, Reduction reduction, const Options& options) noexcept {
   Call<ScatterNDMapping> c;
   if (Status s = prepare_scatter_nd(data_desc, indices_desc, updates_desc, output_desc, reduction, c); !s) return s;
-  if (is_noop(c)) {
-    if (Status s = check_noop(c, options); !s) return s;
-    if (!c.data.empty() && !same_layout(c.data, c.output)) copy_elements(c.data, c.output, nullptr);
-    return Status();
-  }
+  if (is_noop(c)) return scatter_noop(c, options);
   const int D = c.m.dimension_count;
   const Padded in(c.data, D), idx(c.indices, D), upd(c.updates, D), out(c.output, D);
   return c.naming.translate(
