@@ -536,8 +536,8 @@ void add_on_executor(const std::string& name, const typename C::Spec& spec, int 
 }
 
 /// Registers "<name>/<floor>": what the machine needs at least for the workload's memory traffic,
-/// C::run_floor() on the workload's own case (see docs/performance.md, "Floors"). Its bytes are
-/// the workload's, so bytes_per_second compares directly.
+/// C::run_floor() on the workload's own case (see docs/performance.md, "Floors, and where the
+/// targets are missed"). Its bytes are the workload's, so bytes_per_second compares directly.
 template <class C>
 void add_floor(const std::string& name, const typename C::Spec& spec, const char* floor,
                benchmark::TimeUnit unit = benchmark::kMicrosecond) {
