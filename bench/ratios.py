@@ -21,9 +21,10 @@ import re
 import statistics
 import sys
 
-# Ratio targets (median time / memcpy median time, 1 thread), by workload number.
+# Ratio targets (median time / memcpy median time, 1 thread), by workload number (W2 is judged
+# against its read floor: FLOOR_TARGET).
 RATIO_TARGETS = {
-    "W1": 1.3, "W2": 3.5, "W3": 2.0, "W4": 1.5, "W5": 1.6,
+    "W1": 1.3, "W3": 2.0, "W4": 1.5, "W5": 1.6,
     "W6": 1.25, "W7": 1.8, "W9": 3.0,
 }
 ONE_PASS_TARGET = 1.35        # Options::all_or_nothing off: W3, W7 W3 and W9 W3_padded
