@@ -39,6 +39,11 @@
 /// "updates", "output") and attributes ("axis", "batch_dims", "reduction"), with dimensions and
 /// coordinates in natural ranks; `op` is the ONNX operator's name.
 ///
+/// Options::feature_level and Options::binding_rules apply to the DirectML call a helper makes: its
+/// padded DimensionCount D (never padded further to suit a level), mapped attributes and types;
+/// under a level a `reduction` other than none is `unsupported`. A helper that makes no DirectML
+/// call (an empty tensor) checks only that the options hold valid values.
+///
 /// Reductions (ScatterElements, ScatterND; ONNX opsets 16 and 18) are dmlref::Reduction, passed to
 /// the DirectML-convention operators' extension field; reduction.hpp defines their arithmetic.
 
@@ -363,6 +368,7 @@ struct Operand {
   Shape strides;              ///< elements; packed row-major when the descriptor has none
   std::uint64_t bytes = 0;
   unsigned char* data = nullptr;
+  std::uint32_t alignment = 0;  ///< GuaranteedBaseOffsetAlignment
 
   int rank() const noexcept { return sizes.rank(); }
   bool empty() const noexcept { return has_zero(sizes); }
@@ -376,6 +382,7 @@ Status read(const char* op, const char* name, const char* dml_name, const BasicT
   out.type = desc.DataType;
   out.bytes = desc.TotalTensorSizeInBytes;
   out.data = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data)));
+  out.alignment = desc.GuaranteedBaseOffsetAlignment;
   if (desc.DimensionCount > static_cast<std::uint32_t>(max_dimension_count))
     return error(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
                  ErrorValue::range(0, max_dimension_count), ErrorValue::of_unsigned(desc.DimensionCount),
@@ -434,10 +441,10 @@ struct Padded {
     }
   }
   TensorDesc input() const noexcept {
-    return TensorDesc{source->type, rank, sizes, strides, source->bytes, source->data};
+    return TensorDesc{source->type, rank, sizes, strides, source->bytes, source->data, source->alignment};
   }
   MutableTensorDesc output() const noexcept {
-    return MutableTensorDesc{source->type, rank, sizes, strides, source->bytes, source->data};
+    return MutableTensorDesc{source->type, rank, sizes, strides, source->bytes, source->data, source->alignment};
   }
   /// The dispatch layer's own reading of the descriptor, to run its layout checks.
   Status raw(const char* op, RawTensor& out) const noexcept {
@@ -616,6 +623,7 @@ inline Status check_copy(const char* op, const Naming& naming, const Operand& da
 inline Status gather(const TensorDesc& data_desc, const TensorDesc& indices_desc, const MutableTensorDesc& output_desc,
                      std::int64_t axis, const Options& options) noexcept {
   constexpr const char* op = "Gather";
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
   Operand data, indices, output;
   if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
   if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
@@ -642,6 +650,7 @@ inline Status gather_elements(const TensorDesc& data_desc, const TensorDesc& ind
                               const MutableTensorDesc& output_desc, std::int64_t axis,
                               const Options& options) noexcept {
   constexpr const char* op = "GatherElements";
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
   Operand data, indices, output;
   if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
   if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
@@ -664,6 +673,7 @@ inline Status gather_elements(const TensorDesc& data_desc, const TensorDesc& ind
 inline Status gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc, const MutableTensorDesc& output_desc,
                         std::int64_t batch_dims, const Options& options) noexcept {
   constexpr const char* op = "GatherND";
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
   Operand data, indices, output;
   if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
   if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
@@ -692,6 +702,7 @@ inline Status gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_d
 inline Status scatter_elements(const char* op, const TensorDesc& data_desc, const TensorDesc& indices_desc,
                                const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
                                std::int64_t axis, Reduction reduction, const Options& options) noexcept {
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
   Operand data, indices, updates, output;
   if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
   if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
@@ -700,6 +711,8 @@ inline Status scatter_elements(const char* op, const TensorDesc& data_desc, cons
   if (Status s = check_data_types(op, data, indices, &updates, output); !s) return s;
   const Result<ScatterMapping> mapped = map_scatter(op, data.sizes, indices.sizes, updates.sizes, axis, reduction);
   if (!mapped) return mapped.status();
+  if (options.feature_level != 0 && reduction != Reduction::none)
+    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
   const ScatterMapping& m = *mapped;
   if (Status s = check_same(op, kOutput, data.sizes, output.sizes, "ONNX: output has the shape of data"); !s)
     return s;
@@ -737,6 +750,7 @@ inline Status scatter_elements(const char* op, const TensorDesc& data_desc, cons
 inline Status scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc, const TensorDesc& updates_desc,
                          const MutableTensorDesc& output_desc, Reduction reduction, const Options& options) noexcept {
   constexpr const char* op = "ScatterND";
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
   Operand data, indices, updates, output;
   if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
   if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
@@ -745,6 +759,8 @@ inline Status scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_
   if (Status s = check_data_types(op, data, indices, &updates, output); !s) return s;
   const Result<ScatterNDMapping> mapped = map_scatter_nd(op, data.sizes, indices.sizes, &updates.sizes, reduction);
   if (!mapped) return mapped.status();
+  if (options.feature_level != 0 && reduction != Reduction::none)
+    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
   const ScatterNDMapping& m = *mapped;
   if (Status s = check_same(op, kOutput, data.sizes, output.sizes, "ONNX: output has the shape of data"); !s)
     return s;
