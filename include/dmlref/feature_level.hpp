@@ -243,7 +243,7 @@ DMLREF_NOINLINE inline Status feature_level_error(const char* op, OperatorType t
   } else if (needs.dimension_count == needed) {
     e.field = "DimensionCount";
     e.actual = ErrorValue::of(static_cast<std::int64_t>(rank));
-    e.rule = table_at(levels, level).ranks;
+    if (level >= levels.introduced) e.rule = table_at(levels, level).ranks;  // the rule in force at `level`
   } else if (needs.data_type == needed) {
     e.tensor = "InputTensor";
     e.field = "DataType";
