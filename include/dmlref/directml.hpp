@@ -97,7 +97,8 @@ Status read_tensor(const char* op, const char* name, const DML_TENSOR_DESC* tens
                         ErrorValue::of_text("the tensor's memory"), ErrorValue::of_text("null (not bound)"));
   if (binding.SizeInBytes < buffer.TotalTensorSizeInBytes)
     return error_status(ErrorCode::buffer_too_small, op, name, "binding SizeInBytes", -1,
-                        ErrorValue::of_unsigned(buffer.TotalTensorSizeInBytes),
+                        ErrorValue::at_least(static_cast<std::int64_t>(
+                            buffer.TotalTensorSizeInBytes < INT64_MAX ? buffer.TotalTensorSizeInBytes : INT64_MAX)),
                         ErrorValue::of_unsigned(binding.SizeInBytes),
                         "DML_BUFFER_BINDING: the bound range holds at least TotalTensorSizeInBytes");
   const auto base = reinterpret_cast<std::uintptr_t>(binding.Buffer);
