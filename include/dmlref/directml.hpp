@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "dmlref.hpp"
 
@@ -52,6 +53,16 @@ namespace detail {
 
 using dmlref::detail::error_status;
 
+/// An enum field's value, read as its bytes: a value outside the enum's range (bytes from a file,
+/// or a newer DirectML.h) is then an error, not undefined behaviour.
+template <class Enum>
+std::uint32_t value_of(const Enum& field) noexcept {
+  static_assert(sizeof(Enum) == sizeof(std::uint32_t), "DirectML's enums are 32-bit");
+  std::uint32_t value = 0;
+  std::memcpy(&value, &field, sizeof value);
+  return value;
+}
+
 /// One DirectML tensor as a dispatch-layer descriptor (sizes and strides widened to 64 bits).
 struct Tensor {
   std::int64_t sizes[max_dimension_count] = {};
@@ -73,16 +84,16 @@ Status read_tensor(const char* op, const char* name, const DML_TENSOR_DESC* tens
   if (tensor == nullptr)
     return error_status(ErrorCode::null_pointer, op, name, "", -1, ErrorValue::of_text("a DML_TENSOR_DESC"),
                         ErrorValue::of_text("null"));
-  if (static_cast<std::uint32_t>(tensor->Type) != static_cast<std::uint32_t>(DML_TENSOR_TYPE_BUFFER))
+  const std::uint32_t type = value_of(tensor->Type);
+  if (type != static_cast<std::uint32_t>(DML_TENSOR_TYPE_BUFFER))
     return error_status(ErrorCode::unsupported, op, name, "Type", -1,
-                        ErrorValue::of_text("DML_TENSOR_TYPE_BUFFER (1)"),
-                        ErrorValue::of(static_cast<std::int64_t>(tensor->Type)),
+                        ErrorValue::of_text("DML_TENSOR_TYPE_BUFFER (1)"), ErrorValue::of_unsigned(type),
                         "dmlref reads buffer tensors only");
   if (tensor->Desc == nullptr)
     return error_status(ErrorCode::null_pointer, op, name, "Desc", -1,
                         ErrorValue::of_text("a DML_BUFFER_TENSOR_DESC"), ErrorValue::of_text("null"));
   const DML_BUFFER_TENSOR_DESC& buffer = *static_cast<const DML_BUFFER_TENSOR_DESC*>(tensor->Desc);
-  const auto flags = static_cast<std::uint32_t>(buffer.Flags);
+  const std::uint32_t flags = value_of(buffer.Flags);
   const auto owned = static_cast<std::uint32_t>(DML_TENSOR_FLAG_OWNED_BY_DML);
   if ((flags & ~owned) != 0)
     return error_status(ErrorCode::invalid_attribute, op, name, "Flags", -1,
@@ -111,7 +122,7 @@ Status read_tensor(const char* op, const char* name, const DML_TENSOR_DESC* tens
   for (std::uint32_t d = 0; readable && buffer.Sizes != nullptr && d < count; ++d) out.sizes[d] = buffer.Sizes[d];
   for (std::uint32_t d = 0; readable && buffer.Strides != nullptr && d < count; ++d)
     out.strides[d] = buffer.Strides[d];
-  out.desc.DataType = static_cast<DataType>(static_cast<std::uint32_t>(buffer.DataType));
+  out.desc.DataType = static_cast<DataType>(value_of(buffer.DataType));
   out.desc.DimensionCount = count;
   out.desc.Sizes = readable && buffer.Sizes != nullptr ? out.sizes : nullptr;
   out.desc.Strides = readable && buffer.Strides != nullptr ? out.strides : nullptr;
@@ -146,8 +157,7 @@ inline Status unsupported_operator(std::uint32_t type) noexcept {
                       ErrorValue::of_text("DML_OPERATOR_GATHER, _GATHER_ELEMENTS, _GATHER_ND, _GATHER_ND1, _SCATTER "
                                           "(= _SCATTER_ELEMENTS) or _SCATTER_ND, as far as DML_TARGET_VERSION "
                                           "declares them"),
-                      ErrorValue::of(static_cast<std::int64_t>(type)),
-                      "dmlref implements DirectML's gather and scatter operators only");
+                      ErrorValue::of_unsigned(type), "dmlref implements DirectML's gather and scatter operators only");
 }
 
 template <class OpDesc>
@@ -169,7 +179,7 @@ template <int OnlyWhenCalled = 0>
 Status try_execute(const DML_OPERATOR_DESC& desc, const Bindings& bindings, const Options& options = {}) noexcept {
   using detail::desc_of;
   using detail::read_call;
-  const auto type = static_cast<std::uint32_t>(desc.Type);
+  const std::uint32_t type = detail::value_of(desc.Type);
   auto is = [type](DML_OPERATOR_TYPE known) { return type == static_cast<std::uint32_t>(known); };
   const bool supported = is(DML_OPERATOR_GATHER)
 #if DML_TARGET_VERSION >= 0x2000

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,14 @@ struct Gather {
   }
 };
 
+/// Stores `value` in an enum field as its bytes: values outside the enum's range cannot be made by a
+/// cast without undefined behaviour, but reach a program from files all the same.
+template <class Enum>
+void set_raw(Enum& field, std::uint32_t value) {
+  static_assert(sizeof(Enum) == sizeof value);
+  std::memcpy(&field, &value, sizeof value);
+}
+
 void expect_refused(const Status& s, ErrorCode code, const char* op, const char* tensor, const char* field,
                     const Gather& g) {
   ASSERT_EQ(s.code(), code) << s.message();
@@ -257,13 +266,14 @@ TEST(DirectMLStructs, TheGatherRunsAndHonoursOffsets) {
 }
 
 TEST(DirectMLStructs, OtherOperatorTypesAreUnsupported) {
-  for (int type : {static_cast<int>(DML_OPERATOR_INVALID), static_cast<int>(DML_OPERATOR_ELEMENT_WISE_IDENTITY),
-                   static_cast<int>(DML_OPERATOR_ONE_HOT), 66, 68, 141, 9999}) {
+  for (std::uint32_t type : {static_cast<std::uint32_t>(DML_OPERATOR_INVALID),
+                             static_cast<std::uint32_t>(DML_OPERATOR_ELEMENT_WISE_IDENTITY),
+                             static_cast<std::uint32_t>(DML_OPERATOR_ONE_HOT), 66u, 68u, 141u, 9999u, 0xFFFFFFFFu}) {
     Gather g;
-    g.desc.Type = static_cast<DML_OPERATOR_TYPE>(type);
+    set_raw(g.desc.Type, type);
     const Status s = g.run();
     expect_refused(s, ErrorCode::unsupported, "DML_OPERATOR_DESC", "", "Type", g);
-    EXPECT_EQ(s.error().actual.integer, type);
+    EXPECT_EQ(s.error().actual.unsigned_integer, type);
   }
   Gather g;
   g.desc.Desc = nullptr;
@@ -271,12 +281,12 @@ TEST(DirectMLStructs, OtherOperatorTypesAreUnsupported) {
 }
 
 TEST(DirectMLStructs, OtherTensorTypesAndMissingDescsAreRefused) {
-  for (int type : {static_cast<int>(DML_TENSOR_TYPE_INVALID), 2, 77}) {
+  for (std::uint32_t type : {static_cast<std::uint32_t>(DML_TENSOR_TYPE_INVALID), 2u, 77u}) {
     Gather g;
-    g.tensors[1].Type = static_cast<DML_TENSOR_TYPE>(type);
+    set_raw(g.tensors[1].Type, type);
     const Status s = g.run();
     expect_refused(s, ErrorCode::unsupported, "Gather", "IndicesTensor", "Type", g);
-    EXPECT_EQ(s.error().actual.integer, type);
+    EXPECT_EQ(s.error().actual.unsigned_integer, type);
   }
   {
     Gather g;
@@ -300,8 +310,8 @@ TEST(DirectMLStructs, OtherTensorTypesAndMissingDescsAreRefused) {
   }
   {
     Gather g;  // DML_TENSOR_DATA_TYPE_UINT4: a DirectML type, not one of these operators'
-    g.in.DataType = static_cast<DML_TENSOR_DATA_TYPE>(12);
-    g.out.DataType = static_cast<DML_TENSOR_DATA_TYPE>(12);
+    set_raw(g.in.DataType, 12);
+    set_raw(g.out.DataType, 12);
     expect_refused(g.run(), ErrorCode::unsupported_data_type, "Gather", "InputTensor", "DataType", g);
   }
 }
@@ -321,7 +331,7 @@ TEST(DirectMLStructs, FlagsAndBindings) {
   }
   {
     Gather g;
-    g.idx.Flags = static_cast<DML_TENSOR_FLAGS>(2);
+    set_raw(g.idx.Flags, 2);
     expect_refused(g.run(), ErrorCode::invalid_attribute, "Gather", "IndicesTensor", "Flags", g);
   }
   {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "dmlref/directml.hpp"
 
@@ -30,7 +31,8 @@ TEST(DirectMLTargetVersion, At0x2100GatherNDRunsAndGatherND1IsUnsupported) {
   EXPECT_EQ(output[0], 3.0f);
   EXPECT_EQ(output[1], 4.0f);
   output[0] = output[1] = 0;
-  desc.Type = static_cast<DML_OPERATOR_TYPE>(140);
+  const std::uint32_t gather_nd1 = 140;  // not declared at this version
+  std::memcpy(&desc.Type, &gather_nd1, sizeof gather_nd1);
   const dmlref::Status s = dmlref::directml::try_execute(desc, bindings);
   EXPECT_EQ(s.code(), dmlref::ErrorCode::unsupported) << s.message();
   EXPECT_EQ(output[0], 0.0f);
