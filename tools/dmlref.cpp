@@ -394,7 +394,8 @@ CLI::App* add_subcommand(CLI::App& app, const Subcommand& s, Arguments& args) {
       ->check(CLI::Range(1, 1024));
   // Arrays are never padded further to suit a level: a 3-D call at 2_1 is an error.
   sub->add_option_function<std::string>(
-         "--feature-level", [&args](const std::string& text) { args.feature_level = dmlref::feature_level::parse(text); },
+         "--feature-level",
+         [&args](const std::string& text) { args.feature_level = dmlref::feature_level::parse(text); },
          std::string("accept only what DirectML accepts at this DML_FEATURE_LEVEL: 3.0, 3_0, 0x3000 or "
                      "DML_FEATURE_LEVEL_3_0 (default: no level)") +
              (onnx ? ", for the DirectML call the ONNX operator maps to" : ""))

@@ -41,7 +41,8 @@ inline Result<std::uint64_t> calc_buffer_tensor_size(DataType type, const Shape&
     return error_status(ErrorCode::invalid_dimension_count, op, "", "DimensionCount", -1,
                         ErrorValue::range(1, max_dimension_count), ErrorValue::of(static_cast<std::int64_t>(rank)));
   if (!strides.empty() && strides.rank() != rank)
-    return error_status(ErrorCode::invalid_stride, op, "", "Strides", -1, ErrorValue::of(static_cast<std::int64_t>(rank)),
+    return error_status(ErrorCode::invalid_stride, op, "", "Strides", -1,
+                        ErrorValue::of(static_cast<std::int64_t>(rank)),
                         ErrorValue::of(static_cast<std::int64_t>(strides.rank())), "one stride per dimension");
   bool empty = false;
   for (int d = 0; d < rank; ++d) {
@@ -77,9 +78,10 @@ inline Result<std::uint64_t> calc_buffer_tensor_size(DataType type, const Shape&
 namespace detail {
 
 /// The rules of BindingRules::directml for one tensor that passed check_layout, in this order:
-/// sizes in UINT, at most 2^32 - 1 elements, strides in UINT (packed ones always are by then), GuaranteedBaseOffsetAlignment 0 or a power
-/// of two at least the element size, TotalTensorSizeInBytes >= DMLCalcBufferTensorSize (descriptors
-/// only: a view has no buffer size), data aligned to max(16, GuaranteedBaseOffsetAlignment).
+/// sizes in UINT, at most 2^32 - 1 elements, strides in UINT (packed ones always are by then),
+/// GuaranteedBaseOffsetAlignment 0 or a power of two at least the element size,
+/// TotalTensorSizeInBytes >= DMLCalcBufferTensorSize (descriptors only: a view has no buffer size),
+/// data aligned to max(16, GuaranteedBaseOffsetAlignment).
 DMLREF_NOINLINE inline Status check_binding_rules(const char* op, const RawTensor& t, const Layout& layout) noexcept {
   constexpr std::int64_t uint_max = 0xFFFFFFFF;
   constexpr const char* rule = "binding_rules is directml: DML_BUFFER_TENSOR_DESC's Sizes and Strides are UINT";
@@ -109,7 +111,8 @@ DMLREF_NOINLINE inline Status check_binding_rules(const char* op, const RawTenso
                           "binding_rules is directml: DMLCalcBufferTensorSize, the last element's end rounded up "
                           "to a multiple of 4");
   }
-  const std::uint64_t alignment = promised > minimum_buffer_tensor_alignment ? promised : minimum_buffer_tensor_alignment;
+  const std::uint64_t alignment = promised > minimum_buffer_tensor_alignment ? promised
+                                                                             : minimum_buffer_tensor_alignment;
   const std::uint64_t past = reinterpret_cast<std::uintptr_t>(t.data) % alignment;
   if (past != 0)
     return error_status(ErrorCode::misaligned, op, t.name, "Data", -1,

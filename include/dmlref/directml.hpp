@@ -186,7 +186,8 @@ Status try_execute(const DML_OPERATOR_DESC& desc, const Bindings& bindings, cons
                          || is(DML_OPERATOR_SCATTER)
 #endif
 #if DML_TARGET_VERSION >= 0x2100
-                         || is(DML_OPERATOR_GATHER_ELEMENTS) || is(DML_OPERATOR_GATHER_ND) || is(DML_OPERATOR_SCATTER_ND)
+                         || is(DML_OPERATOR_GATHER_ELEMENTS) || is(DML_OPERATOR_GATHER_ND) ||
+                         is(DML_OPERATOR_SCATTER_ND)
 #endif
 #if DML_TARGET_VERSION >= 0x3000
                          || is(DML_OPERATOR_GATHER_ND1)

@@ -100,7 +100,8 @@ TEST(CalcBufferTensorSize, EqualsDirectMLsHelperWhereItDoesNotWrap) {
       s.push_back(sizes[d]);
       t.push_back(strides[d]);
     }
-    EXPECT_EQ(calc(type, s, with_strides ? t : Shape()), directml_helper(type, count, sizes, with_strides ? strides : nullptr))
+    EXPECT_EQ(calc(type, s, with_strides ? t : Shape()),
+              directml_helper(type, count, sizes, with_strides ? strides : nullptr))
         << "case " << i;
     ++compared;
   }

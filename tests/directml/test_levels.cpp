@@ -248,7 +248,9 @@ struct OneElement {
   dmlref::TensorDesc in_desc(DataType type, const unsigned char* p) const {
     return {type, static_cast<std::uint32_t>(rank), sizes.data(), nullptr, 16, p};
   }
-  dmlref::MutableTensorDesc out_desc() { return {data, static_cast<std::uint32_t>(rank), sizes.data(), nullptr, 16, output}; }
+  dmlref::MutableTensorDesc out_desc() {
+    return {data, static_cast<std::uint32_t>(rank), sizes.data(), nullptr, 16, output};
+  }
 
   template <bool Minimum>
   auto dispatch(const Options& o) {

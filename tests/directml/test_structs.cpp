@@ -95,7 +95,8 @@ struct DmlCall {
       sizes[i].assign(l.sizes.begin(), l.sizes.end());
       strides[i].assign(l.strides.begin(), l.strides.end());
       DML_BUFFER_TENSOR_DESC& b = buffers[i];
-      b.DataType = static_cast<DML_TENSOR_DATA_TYPE>(is_indices ? static_cast<int>(c.itype) : static_cast<int>(c.dtype));
+      b.DataType =
+          static_cast<DML_TENSOR_DATA_TYPE>(is_indices ? static_cast<int>(c.itype) : static_cast<int>(c.dtype));
       b.Flags = owned_inputs && i != count - 1 ? DML_TENSOR_FLAG_OWNED_BY_DML : DML_TENSOR_FLAG_NONE;
       b.DimensionCount = static_cast<UINT>(l.sizes.size());
       b.Sizes = sizes[i].data();
@@ -344,8 +345,9 @@ TEST(DirectMLStructs, FlagsAndBindings) {
     g.bindings.Output.SizeInBytes = 15;
     const Status s = g.run();
     expect_refused(s, ErrorCode::buffer_too_small, "Gather", "OutputTensor", "binding SizeInBytes", g);
-    EXPECT_EQ(s.message(), "Gather: OutputTensor.binding SizeInBytes must be at least 16, but is 15 (DML_BUFFER_BINDING: the "
-                           "bound range holds at least TotalTensorSizeInBytes)");
+    EXPECT_EQ(s.message(),
+              "Gather: OutputTensor.binding SizeInBytes must be at least 16, but is 15 (DML_BUFFER_BINDING: the bound "
+              "range holds at least TotalTensorSizeInBytes)");
   }
   {
     Gather g;

@@ -154,7 +154,8 @@ DMLREF_NOINLINE Status check_directml(const Operands& t, const typename Op::Para
   const std::uint32_t level = options.feature_level;
   if (level == 0) return Status();
   if constexpr (Op::flow == Flow::scatter)
-    if (params.Reduction != Reduction::none) return reduction_unavailable(Op::name, "Reduction", params.Reduction, level);
+    if (params.Reduction != Reduction::none)
+      return reduction_unavailable(Op::name, "Reduction", params.Reduction, level);
   const std::uint32_t needed = level_needs(Op::type, t.rank(), t.input().type, t.indices().type).minimum();
   if (needed != 0 && level >= needed) return Status();
   return feature_level_error(Op::name, Op::type, t.rank(), t.input().type, t.indices().type, level);

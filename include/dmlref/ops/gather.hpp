@@ -139,13 +139,15 @@ Status try_gather(const TensorDesc& input, const TensorDesc& indices, const Muta
 /// The lowest DML_FEATURE_LEVEL at which DirectML accepts this Gather (feature_level::v1_0 ...), or
 /// the error no level lifts. Runs every check of try_gather but the index values (docs/directml.md).
 template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output, const GatherParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherParams& params,
                                             const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
   return detail::typed_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
 }
 template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output, const GatherParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherParams& params,
                                             const Options& options = {}) noexcept {
   return detail::described_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
 }

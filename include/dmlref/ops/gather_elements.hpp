@@ -82,15 +82,18 @@ Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices, c
 /// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherElements (feature_level::v1_0 ...), or
 /// the error no level lifts. Runs every check of try_gather_elements but the index values (docs/directml.md).
 template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output, const GatherElementsParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherElementsParams& params,
                                             const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
   return detail::typed_minimum_level<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output, const GatherElementsParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherElementsParams& params,
                                             const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherElementsOperator>(params, options, input, indices, output);
+  return detail::described_minimum_level<detail::GatherElementsOperator>(params, options, input, indices,
+                                                                         output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -127,29 +127,36 @@ Status try_gather_nd1(const TensorDesc& input, const TensorDesc& indices, const 
 /// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND (feature_level::v1_0 ...), or
 /// the error no level lifts. Runs every check of try_gather_nd but the index values (docs/directml.md).
 template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output, const GatherNDParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherNDParams& params,
                                             const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
   return detail::typed_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices, output);
 }
 template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output, const GatherNDParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherNDParams& params,
                                             const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices, output);
+  return detail::described_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices,
+                                                                                  output);
 }
 
 /// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND1 (feature_level::v1_0 ...), or
 /// the error no level lifts. Runs every check of try_gather_nd1 but the index values (docs/directml.md).
 template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output, const GatherND1Params& params,
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherND1Params& params,
                                             const Options& options = {}) noexcept {
   detail::assert_gather_types<In, Idx, Out>();
-  return detail::typed_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
+  return detail::typed_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
+                                                                                output);
 }
 template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output, const GatherND1Params& params,
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherND1Params& params,
                                             const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
+  return detail::described_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
+                                                                                   output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -103,14 +103,14 @@ Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const 
 /// the error no level lifts. Runs every check of try_scatter_nd but the index values (docs/directml.md).
 template <class In, class Idx, class Upd, class Out>
 Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Upd>& updates, const TensorView<Out>& output, const ScatterNDParams& params,
-                                            const Options& options = {}) noexcept {
+                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
+                                            const ScatterNDParams& params, const Options& options = {}) noexcept {
   detail::assert_scatter_types<In, Idx, Upd, Out>();
   return detail::typed_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices, const TensorDesc& updates,
-                                            const MutableTensorDesc& output, const ScatterNDParams& params,
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const TensorDesc& updates, const MutableTensorDesc& output, const ScatterNDParams& params,
                                             const Options& options = {}) noexcept {
   return detail::described_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
