@@ -35,6 +35,19 @@ std::string mismatch(const char* what, std::initializer_list<std::int64_t> coord
   return text + "]";
 }
 
+/// Reads every 8-byte word of [data, data + bytes) once, in four independent sums.
+inline std::uint64_t read_all(const void* data, std::size_t bytes) noexcept {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t s[4] = {0, 0, 0, 0};
+  for (std::size_t i = 0; i + 32 <= bytes; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t v;
+      std::memcpy(&v, p + i + 8 * k, 8);
+      s[k] += v;
+    }
+  return s[0] + s[1] + s[2] + s[3];
+}
+
 template <class I>
 std::int64_t index_at(const Tensor& indices, std::initializer_list<std::int64_t> coordinate) {
   I v;
@@ -81,6 +94,9 @@ class GatherCase final : public Case {
   }
 
   Status run_typed(const Options& o) const noexcept { return dmlref::try_gather(in_view_, idx_view_, out_view_, params_, o); }
+  /// W2's floor: one plain read of every byte of InputTensor, whose rows a gather on the last
+  /// axis must read whole.
+  void run_floor() const noexcept { benchmark::DoNotOptimize(read_all(input_.data(), static_cast<std::size_t>(input_.bytes()))); }
   Status run_dispatch(const Options& o) const noexcept { return dmlref::try_gather(in_desc_, idx_desc_, out_desc_, params_, o); }
   const void* result() const noexcept { return output_.data(); }
 
@@ -272,6 +288,17 @@ class GatherNDCase final : public Case {
   }
 
   Status run_typed(const Options& o) const noexcept { return dmlref::try_gather_nd(in_view_, idx_view_, out_view_, params_, o); }
+  /// The footprint floor: the same rows copied from the same addresses, unvalidated.
+  void run_floor() const noexcept {
+    const std::int64_t b = input_.size(1), c = input_.size(2), tuples = indices_.size(1);
+    const I* idx = indices_.data_as<I>();
+    const auto* in = static_cast<const unsigned char*>(input_.data());
+    auto* out = static_cast<unsigned char*>(output_.data());
+    const auto row = static_cast<std::size_t>(c) * sizeof(T);
+    for (std::int64_t g = 0; g < tuples; ++g)
+      std::memcpy(out + static_cast<std::size_t>(g) * row,
+                  in + static_cast<std::size_t>(static_cast<std::int64_t>(idx[2 * g]) * b + static_cast<std::int64_t>(idx[2 * g + 1])) * row, row);
+  }
   Status run_dispatch(const Options& o) const noexcept {
     return dmlref::try_gather_nd(in_desc_, idx_desc_, out_desc_, params_, o);
   }
@@ -354,6 +381,17 @@ class ScatterNDCase final : public Case {
   Status run_dispatch(const Options& o) const noexcept {
     return dmlref::try_scatter_nd(in_desc_, idx_desc_, upd_desc_, out_desc_, params_, o);
   }
+  /// The footprint floor: the copy of the input (out of place) and the same rows written to the
+  /// same addresses, unvalidated.
+  void run_floor() const noexcept {
+    auto* out = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(out_view_.data())));
+    const auto row = static_cast<std::size_t>(spec_.cols) * sizeof(T);
+    if (!spec_.in_place) std::memcpy(out, input_.data(), static_cast<std::size_t>(spec_.rows) * row);
+    const I* idx = indices_.data_as<I>();
+    const auto* upd = static_cast<const unsigned char*>(updates_.data());
+    for (std::int64_t k = 0; k < spec_.count; ++k)
+      std::memcpy(out + static_cast<std::size_t>(idx[k]) * row, upd + static_cast<std::size_t>(k) * row, row);
+  }
   const void* result() const noexcept { return out_view_.data(); }
 
   void prepare_check() override {
@@ -400,7 +438,9 @@ using std::int64_t;
 using std::int8_t;
 
 void register_all() {
+  using benchmark::kMicrosecond;
   using benchmark::kNanosecond;
+  const Variant kOnePass{true};
   // One line per workload variant. The last braces list the thread counts it runs with
   // Thread counts (Options::threads, see make_options in support.hpp): each adds
   // "<name>/typed/threads:N", "<name>/dispatch/threads:N" and "<name>/memcpy/threads:N".
@@ -411,20 +451,28 @@ void register_all() {
   // W2: Gather on the last axis, input [4096, 4096], 1024 columns, int32 and int64 indices.
   add<GatherCase<float, int32_t>>("W2_gather_inner/int32", {4096, 4096, 1, 1024}, {1, 2});
   add<GatherCase<float, int64_t>>("W2_gather_inner/int64", {4096, 4096, 1, 1024}, {1, 2});
+  add_floor<GatherCase<float, int32_t>>("W2_gather_inner/int32", {4096, 4096, 1, 1024}, "read_floor");
+  add_floor<GatherCase<float, int64_t>>("W2_gather_inner/int64", {4096, 4096, 1, 1024}, "read_floor");
   // W3: GatherElements Axis 1, [2048, 4096].
   add<GatherElementsCase<float, int64_t>>("W3_gather_elements", {2048, 4096}, {1, 2});
+  add<GatherElementsCase<float, int64_t>>("W3_gather_elements/one_pass", {2048, 4096}, {1}, kMicrosecond, kOnePass);
   // W4: Scatter Axis 1, [2048, 4096], a permutation per row.
   add<ScatterCase<float, int64_t>>("W4_scatter_elements", {2048, 4096}, {1, 2});
   // W5: GatherND, input [512, 512, 64], 65536 pairs.
   add<GatherNDCase<float, int64_t>>("W5_gather_nd", {512, 512, 64, 65536}, {1, 2});
+  add_floor<GatherNDCase<float, int64_t>>("W5_gather_nd", {512, 512, 64, 65536}, "footprint_floor");
   // W6: ScatterND of 16384 distinct rows into [65536, 256], out of place and in place.
   add<ScatterNDCase<float, int64_t>>("W6_scatter_nd", {65536, 256, 16384, false}, {1, 2});
   add<ScatterNDCase<float, int64_t>>("W6_scatter_nd/inplace", {65536, 256, 16384, true}, {1, 2});
+  add_floor<ScatterNDCase<float, int64_t>>("W6_scatter_nd", {65536, 256, 16384, false}, "footprint_floor");
+  add_floor<ScatterNDCase<float, int64_t>>("W6_scatter_nd/inplace", {65536, 256, 16384, true}, "footprint_floor");
   // W7: W1 and W3 with 2- and 1-byte elements.
   add<GatherCase<f16, int64_t>>("W7_dtypes/W1_float16", {32768, 1024, 0, 16384}, {1, 2});
   add<GatherCase<int8_t, int64_t>>("W7_dtypes/W1_int8", {32768, 1024, 0, 16384}, {1, 2});
   add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16", {2048, 4096}, {1, 2});
   add<GatherElementsCase<int8_t, int64_t>>("W7_dtypes/W3_int8", {2048, 4096}, {1, 2});
+  add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16/one_pass", {2048, 4096}, {1}, kMicrosecond, kOnePass);
+  add<GatherElementsCase<int8_t, int64_t>>("W7_dtypes/W3_int8/one_pass", {2048, 4096}, {1}, kMicrosecond, kOnePass);
   // W8: per-call overhead: Gather Axis 0 of 8 rows of [64, 64].
   add<GatherCase<float, int64_t>>("W8_small", {64, 64, 0, 8}, {1, 2}, kNanosecond);
   // W9: W1 and W3 over a transposed input view and a padded row pitch.
@@ -432,6 +480,10 @@ void register_all() {
   add<GatherCase<float, int64_t>>("W9_strided/W1_padded", {32768, 1024, 0, 16384, Layout::padded}, {1, 2});
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed", {2048, 4096, Layout::transposed}, {1, 2});
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded", {2048, 4096, Layout::padded}, {1, 2});
+  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded/one_pass", {2048, 4096, Layout::padded}, {1},
+                                          kMicrosecond, kOnePass);
+  add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed/one_pass", {2048, 4096, Layout::transposed}, {1},
+                                          kMicrosecond, kOnePass);
 }
 
 }  // namespace

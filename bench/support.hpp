@@ -291,12 +291,18 @@ class Case : public Cached {
   bool verified[2] = {false, false};  ///< per Layer: checked once, on the first run
 };
 
+/// How a workload variant calls dmlref beyond its thread count.
+struct Variant {
+  bool one_pass = false;  ///< Options::all_or_nothing off
+};
+
 /// The Options of a run with `threads` threads (Options::threads; the default executor, dmlref's
-/// own thread pool). The suite registers 1-thread runs only for now; a 2-thread variant of a
-/// workload is `{1}` -> `{1, 2}` on its line in register_all().
-inline dmlref::Options make_options(int threads) {
+/// own thread pool). A 2-thread variant of a workload is `{1}` -> `{1, 2}` on its line in
+/// register_all().
+inline dmlref::Options make_options(int threads, const Variant& variant = {}) {
   dmlref::Options options;
   options.threads = threads;
+  options.all_or_nothing = !variant.one_pass;
   return options;
 }
 
@@ -363,8 +369,8 @@ dmlref::Status call(C& c, const dmlref::Options& options) noexcept {
 /// The body of every typed and dispatch benchmark: check once, then time the whole API call.
 template <class C, Layer L>
 void run_case(benchmark::State& state, const std::string& key, const typename C::Spec& spec, int threads,
-              std::int64_t bytes) {
-  const dmlref::Options options = make_options(threads);
+              std::int64_t bytes, const Variant& variant) {
+  const dmlref::Options options = make_options(threads, variant);
   C& c = cache().get<C>(key, [&] { return std::make_unique<C>(spec); });
   bool& verified = c.verified[static_cast<int>(L)];
   if (!verified) {
@@ -465,19 +471,19 @@ inline void run_memcpy(benchmark::State& state, const std::string& key, std::int
 /// count, and "<name>/memcpy" once. C::bytes(spec) is the byte count the workload must move.
 template <class C>
 void add(const std::string& name, const typename C::Spec& spec, std::initializer_list<int> thread_counts,
-         benchmark::TimeUnit unit = benchmark::kMicrosecond) {
+         benchmark::TimeUnit unit = benchmark::kMicrosecond, const Variant& variant = {}) {
   const std::int64_t bytes = C::bytes(spec);
   for (int threads : thread_counts) {
     const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
     benchmark::RegisterBenchmark((name + "/typed" + suffix).c_str(),
                                  [=](benchmark::State& state) {
-                                   run_case<C, Layer::typed>(state, name, spec, threads, bytes);
+                                   run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
                                  })
         ->Unit(unit)
         ->UseRealTime();
     benchmark::RegisterBenchmark((name + "/dispatch" + suffix).c_str(),
                                  [=](benchmark::State& state) {
-                                   run_case<C, Layer::dispatch>(state, name, spec, threads, bytes);
+                                   run_case<C, Layer::dispatch>(state, name, spec, threads, bytes, variant);
                                  })
         ->Unit(unit)
         ->UseRealTime();
@@ -491,6 +497,26 @@ void add(const std::string& name, const typename C::Spec& spec, std::initializer
         ->Unit(unit)
         ->UseRealTime();
   }
+}
+
+/// Registers "<name>/<floor>": what the machine needs at least for the workload's memory traffic,
+/// C::run_floor() on the workload's own case (see docs/performance.md, "Floors"). Its bytes are
+/// the workload's, so bytes_per_second compares directly.
+template <class C>
+void add_floor(const std::string& name, const typename C::Spec& spec, const char* floor,
+               benchmark::TimeUnit unit = benchmark::kMicrosecond) {
+  const std::int64_t bytes = C::bytes(spec);
+  benchmark::RegisterBenchmark((name + "/" + floor).c_str(),
+                               [=](benchmark::State& state) {
+                                 C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
+                                 for (auto _ : state) {
+                                   c.run_floor();
+                                   benchmark::ClobberMemory();
+                                 }
+                                 state.SetBytesProcessed(state.iterations() * bytes);
+                               })
+      ->Unit(unit)
+      ->UseRealTime();
 }
 
 }  // namespace dmlref_bench

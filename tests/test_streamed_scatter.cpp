@@ -82,7 +82,7 @@ void check_rows(const RowsCase& rc) {
   const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
                                        detail::raw("UpdatesTensor", upd_view), detail::raw("OutputTensor", out_view)};
   detail::Operands operands = detail::operands_of(tensors);
-  ASSERT_TRUE(detail::check_operands("ScatterND", operands));
+  ASSERT_TRUE(detail::check_shapes<detail::ScatterNDOperator>(operands, {2, 2}));
   const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
   ASSERT_EQ(detail::streams_rows(plan, detail::Share{&plan, 0, rc.rows, {}}), rc.streamed);
 

@@ -568,7 +568,7 @@ inline Status check_values(const char* op, const Naming& naming, const Operand& 
                            const Operand& data, int first, bool tuple, IndexPolicy policy) noexcept {
   if (indices.empty()) return Status();
   RawTensor raw;
-  dmlref::detail::Layout layout;
+  dmlref::detail::Layout layout{};
   if (Status s = check_layout(op, naming, Padded(indices, D), false, raw, layout); !s) return s;
   // The index type was checked first.
   return dmlref::detail::visit_index_type(indices.type, [&](auto index) {
@@ -600,7 +600,7 @@ inline void copy_elements(const Operand& from, const Operand& to, const Shape* s
 inline Status check_copy(const char* op, const Naming& naming, const Operand& data, const Operand& output,
                          int D, const Operand* indices, const Operand* updates) noexcept {
   RawTensor in, out;
-  dmlref::detail::Layout in_layout, out_layout;
+  dmlref::detail::Layout in_layout{}, out_layout{};
   if (Status s = check_layout(op, naming, Padded(data, D), false, in, in_layout); !s) return s;
   if (Status s = check_layout(op, naming, Padded(output, D), true, out, out_layout); !s) return s;
   if (!same_layout(data, output))
@@ -610,7 +610,7 @@ inline Status check_copy(const char* op, const Naming& naming, const Operand& da
   for (const Operand* t : others) {
     if (t == nullptr || t->empty()) continue;
     RawTensor other;
-    dmlref::detail::Layout other_layout;
+    dmlref::detail::Layout other_layout{};
     if (Status s = check_layout(op, naming, Padded(*t, D), false, other, other_layout); !s) return s;
     if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, out_layout, other, other_layout)); !s)
       return s;

@@ -43,6 +43,14 @@ struct Options {
   /// (up to 1 MiB, to stage a cache line's worth of lines at once). A failed allocation takes the
   /// slower path, never an error. false: a successful call allocates no heap memory at all.
   bool allow_scratch = true;
+  /// true (the default): a call that fails writes nothing, so every index value is checked
+  /// before the first write. false: the check and the copy run together, a block of rows at a
+  /// time, while the block's index values are still in cache (one pass over IndicesTensor instead
+  /// of two, as PyTorch and ONNX Runtime do). A failing call then returns the same error, naming
+  /// the same first bad value, but OutputTensor may hold the results of the rows before it
+  /// (Error::output_partly_written says so); nothing is ever written outside OutputTensor, and no
+  /// element is ever half written. docs/semantics.md, "One pass".
+  bool all_or_nothing = true;
   /// A DML_FEATURE_LEVEL value (feature_level::v3_0, ...): the call must also be one DirectML at
   /// that level accepts (operator, dimension counts, data types; no scatter reduction). 0: no
   /// level: what DirectML's newest level accepts, and dmlref's extensions (docs/directml.md).

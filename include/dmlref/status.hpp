@@ -141,11 +141,20 @@ struct Error {
   int target_dimension = -1;
   std::int64_t target_size = 0;
   Shape target_position;
+  /// Options::all_or_nothing off only: OutputTensor holds results of the rows before the error.
+  bool output_partly_written = false;
   /// feature_level_too_low and level-dependent unsupported errors: Options::feature_level.
   std::uint32_t feature_level = 0;
 
   /// A complete sentence naming operator, tensor, field, expected and actual value.
   std::string message() const {
+    std::string text = sentence();
+    if (output_partly_written) text += "; OutputTensor holds the results of the rows before it (all_or_nothing is off)";
+    return text;
+  }
+
+ private:
+  std::string sentence() const {
     std::string where = std::string(op) + ": ";
     std::string subject = tensor;
     if (*field != '\0') subject += (subject.empty() ? "" : ".") + std::string(field);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../config.hpp"
+#include "machine.hpp"
 #include "plan.hpp"
 #include "strided.hpp"
 #include "walk.hpp"
@@ -24,9 +25,14 @@ namespace dmlref::detail {
 
 /// Bytes of each row one tile pass moves (tiled.hpp), and the shortest run a scatter streams.
 inline constexpr std::int64_t kTileBytes = 256;
-/// Outputs at least this large are written with streaming stores: smaller ones stay in the
-/// caches, where streaming would only evict them.
-inline constexpr std::int64_t kStreamBytes = 4 * 1024 * 1024;
+/// Outputs at least this large are written with streaming stores, which skip reading the lines
+/// they overwrite; smaller ones stay in the caches, where streaming would only evict them. A host
+/// whose last-level cache holds less streams from half of it.
+inline std::int64_t stream_bytes() noexcept {
+  constexpr std::int64_t most = 4 * 1024 * 1024;
+  const std::int64_t half_cache = cache_sizes().l3 / 2;
+  return half_cache < most ? half_cache : most;
+}
 
 template <bool Write>
 inline void prefetch_line(const unsigned char* at) noexcept {

@@ -20,7 +20,7 @@
 namespace dmlref::detail {
 
 /// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
-/// few cache lines at least, more than kStreamBytes of them, into an output with that much room
+/// few cache lines at least, more than stream_bytes() of them, into an output with that much room
 /// for them (a smaller output stays in the caches, where streaming would only evict it).
 inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
@@ -31,7 +31,7 @@ inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   for (int d = 0; d < p.loop_rank; ++d)
     if (p.loop[d].stride[kIndexed] != 0) targets *= p.loop[d].size;
   const std::int64_t rows = s.end - s.begin;
-  return (rows < targets ? rows : targets) >= kStreamBytes / length;
+  return (rows < targets ? rows : targets) >= stream_bytes() / length;
 }
 
 /// The kernel of one flow, element width and index type: picks the layout's copy strategy. Only
@@ -129,20 +129,66 @@ inline int split_shares(const Plan& p, int shares, bool scratch, Share* list) no
   return shares;
 }
 
+/// The bytes a plan moves, by which it is split into shares.
+inline std::int64_t work_bytes(const Plan& p) noexcept {
+  const std::int64_t rows = p.row_count();
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  return stageable(p) ? rows / p.inner_size() * (p.tuple[0].size + p.inner_size()) * w : rows * p.block_elements() * w;
+}
+
 /// Runs the plan with `runner`, on up to Options::threads threads.
 inline void execute(const Plan& p, const Options& options, Runner runner) noexcept {
   const bool scratch = options.allow_scratch;
   const std::int64_t rows = p.row_count();
-  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
-  const std::int64_t bytes = stageable(p) ? rows / p.inner_size() * (p.tuple[0].size + p.inner_size()) * w
-                                          : rows * p.block_elements() * w;
   Executor* executor = nullptr;
-  const int wanted = plan_shares(bytes, options, executor);
+  const int wanted = plan_shares(work_bytes(p), options, executor);
   if (wanted <= 1) return runner(Share{&p, 0, rows, TargetRange{}, scratch});
   Share list[kMaxShares];
   const int shares = split_shares(p, wanted, scratch, list);
   if (shares <= 1) return runner(list[0]);
   run_on(*executor, shares, [&](int i) { runner(list[i]); });
+}
+
+/// Bytes of index values checked per block of rows in one-pass mode: a quarter of the level-2
+/// cache, so that a block's values stay there from its check to its copy.
+inline std::int64_t one_pass_index_bytes() noexcept {
+  const std::int64_t quarter = cache_sizes().l2 / 4;
+  return quarter < 64 * 1024 ? 64 * 1024 : quarter > 512 * 1024 ? 512 * 1024 : quarter;
+}
+
+/// Whether a call may check and copy in one pass (Options::all_or_nothing off): only when each
+/// row reads index values of its own (a Gather's outer input dimensions would check the same
+/// values once per outer row), the call runs as one share, and no collision check needs every
+/// index first.
+inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
+  if (options.all_or_nothing || options.index_policy != IndexPolicy::error) return false;
+  if (p.flow == Flow::scatter && options.check_collisions) return false;
+  for (int d = 0; d < p.loop_rank; ++d)
+    if (p.loop[d].stride[kIndex] == 0) return false;
+  Executor* executor = nullptr;
+  return plan_shares(work_bytes(p), options, executor) <= 1;
+}
+
+/// One pass: rows in blocks, each block's index values checked (`check`) just before the block
+/// is copied. Staged plans take whole lines, so that a line is staged once and a scatter writes it
+/// back whole. On an error, `written` says whether a block was copied before it.
+inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner runner,
+                                  Status (*check)(const Plan&, RowRange) noexcept, bool& written) noexcept {
+  const std::int64_t rows = p.row_count();
+  const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;
+  std::int64_t block = one_pass_index_bytes() / index_bytes;
+  if (stageable(p)) {  // whole lines, and whole groups of far-strided lines
+    const std::int64_t group = lines_per_group(p);
+    const std::int64_t lines = (block + p.inner_size() - 1) / p.inner_size();
+    block = (lines + group - 1) / group * group * p.inner_size();
+  }
+  for (std::int64_t begin = 0; begin < rows; begin += block) {
+    const std::int64_t end = rows - begin < block ? rows : begin + block;
+    if (Status s = check(p, RowRange{begin, end}); !s) return s;
+    runner(Share{&p, begin, end, TargetRange{}, options.allow_scratch});
+    written = true;
+  }
+  return Status();
 }
 
 /// Copies `src` to `dst` (same sizes); a large copy splits its outermost dimension over

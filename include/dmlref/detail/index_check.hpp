@@ -10,6 +10,7 @@
 #include "indices.hpp"
 #include "plan.hpp"
 #include "strided.hpp"
+#include "walk.hpp"
 
 // The check of every IndicesTensor value against the dimension it addresses, before anything is
 // written (IndexPolicy::error). A branch-free scan says whether all values are in range; only
@@ -81,6 +82,28 @@ bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::
   return ((a0 | a1 | a2 | a3) >> 63) == 0;
 }
 
+/// The same, exact for every n: where range_bits() cannot decide (n of 2^62 or more, which only
+/// a broadcast tensor can have), each value is compared on its own.
+template <class I, class Step>
+bool line_in_range_exact(const unsigned char* at, std::int64_t count, Step step, std::uint64_t n) noexcept {
+  if (DMLREF_LIKELY(line_in_range<I>(at, count, step, n))) return true;
+  if (range_limit<I>(n) <= std::uint64_t{1} << 63) return false;
+  for (std::int64_t i = 0; i < count; ++i, at += step) {
+    I v;
+    std::memcpy(&v, at, sizeof(I));
+    if (!index_in_range(v, static_cast<std::int64_t>(n))) return false;
+  }
+  return true;
+}
+
+/// The line scan for `count` values `stride` elements apart (a stride of 1 is scanned a cache line
+/// at a time).
+template <class I>
+bool values_in_range(const unsigned char* first, std::int64_t count, std::int64_t stride, std::uint64_t n) noexcept {
+  return stride == 1 ? line_in_range_exact<I>(first, count, PackedStep<I>{}, n)
+                     : line_in_range_exact<I>(first, count, stride * std::int64_t{sizeof(I)}, n);
+}
+
 /// True when every value of IndicesTensor is in range: whole lines at once, without locating the
 /// first bad value. A tuple dimension (ND operators) is walked inside each line, with the bound
 /// of each coordinate.
@@ -89,7 +112,7 @@ bool all_indices_in_range(const Plan& p) noexcept {
   const IndicesLayout& layout = p.index_tensor;
   const RawTensor& t = *layout.tensor;
   if (layout.packed && !layout.last_dimension_is_tuple)
-    return line_in_range<I>(p.indices, layout.elements, PackedStep<I>{}, static_cast<std::uint64_t>(p.tuple[0].size));
+    return values_in_range<I>(p.indices, layout.elements, 1, static_cast<std::uint64_t>(p.tuple[0].size));
   const int last = t.sizes.rank() - 1;
   const int K = layout.last_dimension_is_tuple ? static_cast<int>(t.sizes[last]) : 1;
   const std::int64_t tuple_stride = K > 1 ? t.strides[last] : 0;
@@ -105,10 +128,7 @@ bool all_indices_in_range(const Plan& p) noexcept {
   do {
     for (int k = 0; k < K; ++k) {
       const unsigned char* const first = p.indices + (line.offset[0] + k * tuple_stride) * std::int64_t{sizeof(I)};
-      const std::uint64_t n = static_cast<std::uint64_t>(p.tuple[k].size);
-      const bool in_range = stride == 1 ? line_in_range<I>(first, count, PackedStep<I>{}, n)
-                                        : line_in_range<I>(first, count, stride * std::int64_t{sizeof(I)}, n);
-      if (!in_range) return false;
+      if (!values_in_range<I>(first, count, stride, static_cast<std::uint64_t>(p.tuple[k].size))) return false;
     }
   } while (line.next());
   return true;
@@ -133,10 +153,36 @@ DMLREF_NOINLINE Status index_error(const Plan& p, I v, const Shape& position, co
   return Status(e);
 }
 
-/// Checks every value of IndicesTensor, in row-major order; the first bad one is the error.
+/// True when every value the rows [begin, end) of the plan read is in range, scanned line by line
+/// of the row walk (one-pass mode: the values are then in cache for the copy of those rows).
 template <class I>
-Status check_indices(const Plan& p) noexcept {
-  if (DMLREF_LIKELY(all_indices_in_range<I>(p))) return Status();
+bool rows_in_range(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
+  const LoopDim inner = inner_loop(p);
+  LineCursor c(p, begin);
+  std::int64_t i = c.first;
+  for (std::int64_t remaining = end - begin; remaining > 0; c.lines.next(), i = 0) {
+    const std::int64_t count = inner.size - i < remaining ? inner.size - i : remaining;
+    const std::int64_t x = c.lines.offset[kIndex] + i * inner.stride[kIndex];
+    for (int k = 0; k < p.tuple_length; ++k) {
+      const unsigned char* const first = p.indices + (x + k * p.tuple_stride) * std::int64_t{sizeof(I)};
+      if (!values_in_range<I>(first, count, inner.stride[kIndex], static_cast<std::uint64_t>(p.tuple[k].size)))
+        return false;
+    }
+    remaining -= count;
+  }
+  return true;
+}
+
+/// Which rows an index check covers: all (the whole of IndicesTensor is scanned), or rows
+/// [begin, end) of the plan.
+struct RowRange {
+  std::int64_t begin = 0, end = -1;
+  bool all() const noexcept { return end < 0; }
+};
+
+/// The first value of IndicesTensor out of range, in row-major order, as an error (none: ok).
+template <class I>
+DMLREF_NOINLINE Status first_bad_index(const Plan& p) noexcept {
   const RawTensor& t = *p.index_tensor.tensor;
   const bool tuple = p.index_tensor.last_dimension_is_tuple;
   const int last = t.sizes.rank() - 1;
@@ -157,6 +203,15 @@ Status check_indices(const Plan& p) noexcept {
     }
   } while (line.next());
   return Status();
+}
+
+/// Checks the index values of `rows`; the error names the first bad value of IndicesTensor in
+/// row-major order (for a range, callers have checked the rows before it).
+template <class I>
+Status check_indices(const Plan& p, RowRange rows) noexcept {
+  const bool in_range = rows.all() ? all_indices_in_range<I>(p) : rows_in_range<I>(p, rows.begin, rows.end);
+  if (DMLREF_LIKELY(in_range)) return Status();
+  return first_bad_index<I>(p);
 }
 
 }  // namespace dmlref::detail

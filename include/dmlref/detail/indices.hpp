@@ -30,9 +30,7 @@ inline bool index_in_range(I v, std::int64_t n) noexcept {
   }
 }
 
-/// WebNN's clamp of v into [-n, n-1] (unsigned: [0, n-1]). The kernels always apply it: it is
-/// IndexPolicy::clamp, and the identity on values the index check has passed, so one kernel
-/// serves both policies.
+/// WebNN's clamp of v into [-n, n-1] (unsigned: [0, n-1]): IndexPolicy::clamp.
 template <class I>
 inline std::int64_t clamp_index(I v, std::int64_t n) noexcept {
   if constexpr (std::is_signed_v<I>) {
@@ -44,12 +42,21 @@ inline std::int64_t clamp_index(I v, std::int64_t n) noexcept {
   }
 }
 
-/// The position v addresses in a dimension of n: clamped, then negative values count from the end.
-template <class I>
+/// The position v addresses in a dimension of n: negative values count from the end. With Clamp,
+/// v is clamped first; without, it has passed the index check.
+template <class I, bool Clamp>
 inline std::int64_t normalize_index(I v, std::int64_t n) noexcept {
-  const std::int64_t x = clamp_index(v, n);
+  const std::int64_t x = Clamp ? clamp_index(v, n) : static_cast<std::int64_t>(v);
   if constexpr (std::is_signed_v<I>) return x < 0 ? x + n : x;
   return x;
+}
+
+/// Calls f(std::true_type{}) to clamp index values, f(std::false_type{}) for checked ones: the
+/// kernels compile each index loop both ways, in one function, and choose per call.
+template <class F>
+decltype(auto) with_clamp(bool clamp, F&& f) {
+  if (clamp) return f(std::true_type{});
+  return f(std::false_type{});
 }
 
 /// Calls f(I{}) with the C++ type of an index type (one of DMLREF_FOR_EACH_INDEX_TYPE; callers

@@ -25,13 +25,13 @@ namespace dmlref::detail {
 
 /// What a gather call runs.
 struct GatherKernels {
-  Status (*check_indices)(const Plan&) noexcept;
+  Status (*check_indices)(const Plan&, RowRange) noexcept;
   Runner run;
 };
 
 /// What a scatter call runs: also reductions and the collision check.
 struct ScatterKernels {
-  Status (*check_indices)(const Plan&) noexcept;
+  Status (*check_indices)(const Plan&, RowRange) noexcept;
   Runner run;
   Runner reduce;
   CombineFn (*combine)(DataType, Reduction) noexcept;
@@ -94,7 +94,7 @@ KernelsOf<F> runtime_kernels(DataType type, DataType index_type) noexcept {
   DMLREF_KERNEL_INSTANCE void run_share<Flow::gather, W, I>(const Share&) noexcept;                     \
   DMLREF_KERNEL_INSTANCE void run_share<Flow::scatter, W, I>(const Share&) noexcept;
 #  define DMLREF_KERNELS_OF_INDEX(name, value, I)                                                       \
-  DMLREF_KERNEL_INSTANCE Status check_indices<I>(const Plan&) noexcept;                                 \
+  DMLREF_KERNEL_INSTANCE Status check_indices<I>(const Plan&, RowRange) noexcept;                       \
   DMLREF_KERNEL_INSTANCE void run_reduction_share<I>(const Share&) noexcept;                            \
   DMLREF_KERNEL_INSTANCE Status find_collision<I>(const Plan&, const Shape&, const Shape&) noexcept;    \
   DMLREF_KERNELS_OF_WIDTH(1, I) DMLREF_KERNELS_OF_WIDTH(2, I) DMLREF_KERNELS_OF_WIDTH(4, I)             \

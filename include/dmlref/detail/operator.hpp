@@ -35,9 +35,9 @@ namespace dmlref::detail {
 /// The tensors of one call in DirectML's field order (InputTensor, IndicesTensor, then
 /// UpdatesTensor for a scatter, and OutputTensor), with what their layout checks derived.
 struct Operands {
-  int count = 0;
-  const RawTensor* tensor[4] = {};
-  Layout layout[4];
+  int count;
+  const RawTensor* tensor[4];
+  Layout layout[4];  ///< filled by check_operands
 
   const RawTensor& input() const noexcept { return *tensor[0]; }
   const RawTensor& indices() const noexcept { return *tensor[1]; }
@@ -53,14 +53,16 @@ constexpr const char* field_name(int i, int count) noexcept {
 
 /// The checks every call needs, in order: each tensor's layout (all share InputTensor's
 /// DimensionCount), then its type (IndicesTensor an index type, the others InputTensor's).
+/// `Count` is t.count, known to each operator at compile time, so that the loops unroll.
+template <int Count>
 DMLREF_ALWAYS_INLINE Status check_operands(const char* op, Operands& t) noexcept {
   const int D = t.rank();
-  for (int i = 0; i < t.count; ++i) {
-    const Result<Layout> layout = check_layout(op, *t.tensor[i], D, i == t.count - 1);
+  for (int i = 0; i < Count; ++i) {
+    const Result<Layout> layout = check_layout(op, *t.tensor[i], D, i == Count - 1);
     if (!layout) return layout.status();
     t.layout[i] = *layout;
   }
-  for (int i = 0; i < t.count; ++i) {
+  for (int i = 0; i < Count; ++i) {
     if (i == 1) {
       if (Status s = check_index_type(op, t.indices()); !s) return s;
     } else if (Status s = check_data_type(op, *t.tensor[i], t.input()); !s) {
@@ -76,9 +78,10 @@ inline bool in_place(const Operands& t) noexcept {
 }
 
 /// OutputTensor must share no memory with an input, but for an in-place scatter's InputTensor.
+template <int Count>
 DMLREF_ALWAYS_INLINE Status check_overlaps(const char* op, const Operands& t) noexcept {
-  const int out = t.count - 1;
-  for (int i = in_place(t) ? 1 : 0; i < out; ++i)
+  constexpr int out = Count - 1;
+  for (int i = Count == 4 && in_place(t) ? 1 : 0; i < out; ++i)
     if (Status s = check_no_overlap(op, t.output(), t.layout[out], *t.tensor[i], t.layout[i]); !s) return s;
   return Status();
 }
@@ -99,6 +102,13 @@ inline Plan start_plan(const char* op, Flow flow, const Operands& t, const RawTe
   return plan;
 }
 
+/// The error of a one-pass call that wrote before it failed, saying so.
+DMLREF_NOINLINE inline Status partly_written(const Status& status) noexcept {
+  Error e = status.error();
+  e.output_partly_written = true;
+  return Status(e);
+}
+
 /// A scatter's Reduction must be one of the enumerators (an extension; DirectML's is none).
 inline Status check_reduction(const char* op, Reduction reduction) noexcept {
   if (static_cast<unsigned>(reduction) <= static_cast<unsigned>(Reduction::min)) return Status();
@@ -110,10 +120,11 @@ inline Status check_reduction(const char* op, Reduction reduction) noexcept {
 /// The checks of a call that read no index value, in order: each tensor's layout and type, the
 /// operator's attributes and shape rule, then overlaps.
 template <class Op>
-Status check_shapes(Operands& t, const typename Op::Params& params) noexcept {
-  if (Status s = check_operands(Op::name, t); !s) return s;
+DMLREF_ALWAYS_INLINE Status check_shapes(Operands& t, const typename Op::Params& params) noexcept {
+  constexpr int count = Op::flow == Flow::gather ? 3 : 4;
+  if (Status s = check_operands<count>(Op::name, t); !s) return s;
   if (Status s = Op::check(t, params); !s) return s;
-  return check_overlaps(Op::name, t);
+  return check_overlaps<count>(Op::name, t);
 }
 
 /// True when Options asks for DirectML's own rules (a feature level or its binding rules): the one
@@ -163,7 +174,8 @@ DMLREF_NOINLINE Status check_directml(const Operands& t, const typename Op::Para
 
 /// check_shapes, then the DirectML rules Options asks for.
 template <class Op>
-Status check_shapes(Operands& t, const typename Op::Params& params, const Options& options) noexcept {
+DMLREF_ALWAYS_INLINE Status check_shapes(Operands& t, const typename Op::Params& params,
+                                         const Options& options) noexcept {
   if (Status s = check_shapes<Op>(t, params); !s) return s;
   if (DMLREF_LIKELY(!wants_directml_rules(options))) return Status();
   return check_directml<Op>(t, params, options);
@@ -184,10 +196,12 @@ Result<std::uint32_t> minimum_level(Operands& t, const typename Op::Params& para
   return feature_level_error(Op::name, Op::type, t.rank(), t.input().type, t.indices().type, 0);
 }
 
-/// The plan of a call that passed check_shapes, with a scatter's reduction.
+/// The plan of a call that passed check_shapes, with its index policy and a scatter's reduction.
 template <class Op, class Kernels>
-Plan make_plan(const Operands& t, const typename Op::Params& params, const Kernels& kernels) noexcept {
+Plan make_plan(const Operands& t, const typename Op::Params& params, const Options& options,
+               const Kernels& kernels) noexcept {
   Plan plan = Op::plan(t, params);
+  plan.clamp = options.index_policy == IndexPolicy::clamp;
   if constexpr (Op::flow == Flow::scatter)
     if (params.Reduction != Reduction::none) plan.combine = kernels.combine(t.input().type, params.Reduction);
   return plan;
@@ -200,7 +214,7 @@ template <class Op, class Kernels>
 Status check_plan(const Operands& t, const typename Op::Params& params, const Options& options,
                   const Kernels& kernels, const Plan& plan) noexcept {
   if (options.index_policy == IndexPolicy::error)
-    if (Status s = kernels.check_indices(plan); !s) return s;
+    if (Status s = kernels.check_indices(plan, RowRange{}); !s) return s;
   if constexpr (Op::flow == Flow::scatter) {
     if (options.check_collisions && params.Reduction == Reduction::none) {
       RawTensor packed_updates = t.updates(), packed_output = t.output();
@@ -209,7 +223,9 @@ Status check_plan(const Operands& t, const typename Op::Params& params, const Op
       Operands packed = t;
       packed.tensor[2] = &packed_updates;
       packed.tensor[3] = &packed_output;
-      return kernels.find_collision(Op::plan(packed, params), t.updates().sizes, t.output().sizes);
+      Plan marking = Op::plan(packed, params);
+      marking.clamp = plan.clamp;
+      return kernels.find_collision(marking, t.updates().sizes, t.output().sizes);
     }
   }
   return Status();
@@ -220,7 +236,7 @@ template <class Op, class Kernels>
 Status check_call(Operands& t, const typename Op::Params& params, const Options& options,
                   const Kernels& kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
-  return check_plan<Op>(t, params, options, kernels, make_plan<Op>(t, params, kernels));
+  return check_plan<Op>(t, params, options, kernels, make_plan<Op>(t, params, options, kernels));
 }
 
 /// A call of operator Op on these tensors (in field order) with these kernels: every check, then
@@ -230,15 +246,26 @@ template <class Op, class Kernels>
 Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
                     const Kernels& kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
-  const Plan plan = make_plan<Op>(t, params, kernels);
-  if (Status s = check_plan<Op>(t, params, options, kernels, plan); !s) return s;
+  const Plan plan = make_plan<Op>(t, params, options, kernels);
+  const bool one_pass = runs_in_one_pass(plan, options);
+  if (!one_pass)
+    if (Status s = check_plan<Op>(t, params, options, kernels, plan); !s) return s;
   Runner runner = kernels.run;
+  bool written = false;
   if constexpr (Op::flow == Flow::scatter) {
-    if (!in_place(t) && !fuses_input_copy(plan)) copy_tensor(t.output(), t.input(), options);
+    if (!in_place(t) && !fuses_input_copy(plan)) {
+      copy_tensor(t.output(), t.input(), options);
+      written = true;
+    }
     if (params.Reduction != Reduction::none) runner = kernels.reduce;
   }
-  execute(plan, options, runner);
-  return Status();
+  if (!one_pass) {
+    execute(plan, options, runner);
+    return Status();
+  }
+  Status s = execute_in_one_pass(plan, options, runner, kernels.check_indices, written);
+  if (s.ok() || !written) return s;
+  return partly_written(s);
 }
 
 /// Operands over `tensors`, named by field as they were made.

@@ -58,6 +58,8 @@ struct Plan {
   const unsigned char* source = nullptr;
   /// Scatter with a reduction: combines each update into its output element instead of copying.
   CombineFn combine = nullptr;
+  /// IndexPolicy::clamp: the index values were not checked, and the kernels clamp them.
+  bool clamp = false;
   int loop_rank = 0;
   LoopDim loop[max_dimension_count];
   int block_rank = 0;

@@ -128,18 +128,26 @@ inline constexpr std::int64_t kGroupStageBytes = 1024 * 1024;
 /// How a gather's far-strided lines are grouped, if at all: as many lines as share a cache line
 /// of the indexed tensor, on the stack when they fit, else (with `scratch`) on the heap, each
 /// line padded by a cache line so that lines of a power-of-two length do not share cache sets.
-inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned char* stage, LineGroup& g) noexcept {
+/// How many far-strided lines a gather stages at once: as many as share a cache line of the
+/// indexed tensor (1: the lines are not grouped).
+inline std::int64_t lines_per_group(const Plan& p) noexcept {
   const TupleEntry& line = p.tuple[0];
   const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, {0, 0, 0, 0}};
-  g.pitch = line.size;
-  g.buffer = stage;
+  const auto w = static_cast<std::int64_t>(p.element_size);
   // Compared as strides, not bytes: a size-1 line's stride is unconstrained and may be huge.
   if (p.flow != Flow::gather || line.size <= 1 || line.indexed_stride < 64 / w || outer.stride[kIndexed] <= 0 ||
       outer.stride[kIndexed] >= 64 / w)
-    return;
-  g.group = 64 / (outer.stride[kIndexed] * w);
-  if (g.group > outer.size) g.group = outer.size;
-  if (g.group * line.size * w <= std::int64_t{kStageBytes}) return;
+    return 1;
+  const std::int64_t group = 64 / (outer.stride[kIndexed] * w);
+  return group < outer.size ? group : outer.size;
+}
+
+inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned char* stage, LineGroup& g) noexcept {
+  const TupleEntry& line = p.tuple[0];
+  g.pitch = line.size;
+  g.buffer = stage;
+  g.group = lines_per_group(p);
+  if (g.group <= 1 || g.group * line.size * w <= std::int64_t{kStageBytes}) return;
   g.pitch = line.size + 64 / w;
   if (g.group * g.pitch * w > kGroupStageBytes) g.group = kGroupStageBytes / (g.pitch * w);
   if (g.group > 1 && scratch) g.heap = Scratch<unsigned char>(static_cast<std::size_t>(g.group * g.pitch * w), false);
@@ -151,10 +159,69 @@ inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned ch
   }
 }
 
+/// The rows of one line: how many, and where the first reads its index and writes (or, for a
+/// scatter, reads) its element, with the steps between rows.
+struct LineRows {
+  std::int64_t count, dense, dense_stride, index, index_stride;
+};
+
+/// A gather's rows take their elements from a staged line of n elements (`doubled`: from the
+/// middle of the line copied twice, end to end, where a signed index in [-n, n) needs no
+/// normalisation).
+template <std::size_t W, class I>
+void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+                    const LineAhead& ahead) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
+  const unsigned char* const indices = p.indices;
+  with_clamp(p.clamp, [&](auto clamp) {
+    constexpr bool Clamp = decltype(clamp)::value;
+    auto take = [&](auto position) {
+      for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+                          [&](std::int64_t d, std::int64_t x) {
+                            std::memcpy(dense + d * w, staged + position(load_index<I>(indices, x)) * w, W);
+                          });
+    };
+    if (doubled)
+      take([n](I v) { return Clamp ? clamp_index<I>(v, n) : static_cast<std::int64_t>(v); });
+    else
+      take([n](I v) { return normalize_index<I, Clamp>(v, n); });
+  });
+}
+
+/// A scatter's rows write their updates into a staged line of n elements, in row order.
+template <std::size_t W, class I>
+void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
+                   const LineAhead& ahead) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W);
+  const unsigned char* const dense = p.dense;
+  const unsigned char* const indices = p.indices;
+  with_clamp(p.clamp, [&](auto clamp) {
+    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+                        [&](std::int64_t d, std::int64_t x) {
+                          const std::int64_t a = normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), n);
+                          std::memcpy(staged + a * w, dense + d * w, W);
+                        });
+  });
+}
+
+/// The next line a staged pass moves, to prefetch while the current one's rows run (see LineAhead).
+inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused) noexcept {
+  const auto w = static_cast<std::int64_t>(p.element_size);
+  Odometer<kLoopTensors> next = lines;
+  next.next();
+  LineAhead ahead;
+  ahead.read = fused ? p.source + next.offset[kSource] * w : p.indexed + next.offset[kIndexed] * w;
+  if (fused) ahead.write = p.indexed + next.offset[kIndexed] * w;
+  ahead.lines = (p.tuple[0].size * w + 63) / 64;
+  return ahead;
+}
+
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
-/// of the outer loop dimensions). Gathers may start and end mid-line; a scatter's share is whole
-/// lines, because it writes its staged lines back whole. `scratch`: a group of far-strided lines
-/// may be staged on the heap (Options::allow_scratch).
+/// of the outer loop dimensions): a group of far-strided lines at once (gathers), the line twice
+/// (signed gathers with as many rows as elements), or the line alone. Gathers may start and end
+/// mid-line; a scatter's share is whole lines, because it writes its staged lines back whole.
+/// `scratch`: a group may be staged on the heap (Options::allow_scratch).
 template <Flow F, std::size_t W, class I>
 void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool scratch) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
@@ -164,8 +231,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, {0, 0, 0, 0}};
   const TupleEntry line = p.tuple[0];
   const bool fused = !gather && fuses_input_copy(p);
-  // A signed index in [-n, n) addresses a line copied twice, end to end, from its middle: no
-  // normalisation per element. Worth the second copy when the line has as many rows as elements.
+  // Worth the second copy when the line has at least as many rows as elements.
   const bool doubled = gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} &&
                        inner.size >= line.size;
   LineGroup group;
@@ -174,69 +240,37 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // stages InputTensor's line, and also writes OutputTensor's).
   const bool prefetch_next = line.size * w >= kPrefetchLineBytes &&
                              (fused ? line.source_stride : line.indexed_stride) == 1;
-  // Locals, not p's members: the compiler cannot prove the stores below leave *p alone.
-  unsigned char* const dense = p.dense;
-  unsigned char* const indexed = p.indexed;
-  const unsigned char* const indices = p.indices;
-  const unsigned char* const source = p.source;
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   std::int64_t first = c.first;  // the line's first row this share moves
   for (std::int64_t remaining = end - begin; remaining > 0;) {
     const std::int64_t count = inner.size - first < remaining ? inner.size - first : remaining;
-    const std::int64_t row_dense = at[kDense] + first * inner.stride[kDense];
-    const std::int64_t row_index = at[kIndex] + first * inner.stride[kIndex];
-    // inner.stride[kIndexed] is 0: every row of the line addresses the same indexed line.
+    const LineRows rows{count, at[kDense] + first * inner.stride[kDense], inner.stride[kDense],
+                        at[kIndex] + first * inner.stride[kIndex], inner.stride[kIndex]};
+    const unsigned char* const indexed_line = p.indexed + at[kIndexed] * w;  // inner.stride[kIndexed] is 0
     if (gather && group.group > 1 && first == 0 && remaining >= group.group * inner.size &&
         c.lines.coord[c.lines.rank - 1] + group.group <= outer.size) {
-      gather_lines<W>(group.buffer, group.pitch, indexed + at[kIndexed] * w, line.size, line.indexed_stride,
-                      group.group, outer.stride[kIndexed]);
-      for (std::int64_t g = 0; g < group.group; ++g) {
-        const unsigned char* const staged = group.buffer + g * group.pitch * w;
-        for_each_in_line<I>(indices, inner.size, row_dense + g * outer.stride[kDense], inner.stride[kDense],
-                            row_index + g * outer.stride[kIndex], inner.stride[kIndex], LineAhead{},
-                            [&](std::int64_t d, std::int64_t x) {
-                              const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                              std::memcpy(dense + d * w, staged + a * w, W);
-                            });
-      }
+      gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, group.group,
+                      outer.stride[kIndexed]);
+      for (std::int64_t g = 0; g < group.group; ++g)
+        take_from_line<W, I>(p, group.buffer + g * group.pitch * w, line.size, false,
+                             LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
+                                      rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
+                             LineAhead{});
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
     }
-    LineAhead ahead;
-    if (prefetch_next && remaining > count) {
-      Odometer<kLoopTensors> next = c.lines;
-      next.next();
-      ahead.read = fused ? source + next.offset[kSource] * w : indexed + next.offset[kIndexed] * w;
-      if (fused) ahead.write = indexed + next.offset[kIndexed] * w;
-      ahead.lines = (line.size * w + 63) / 64;
-    }
-    if (gather && doubled) {
-      gather_line<W>(stage, indexed + at[kIndexed] * w, line.size, line.indexed_stride);
-      std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
-      const unsigned char* const middle = stage + line.size * w;
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = clamp_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(dense + d * w, middle + a * w, W);
-                          });
-    } else if (gather) {
-      gather_line<W>(stage, indexed + at[kIndexed] * w, line.size, line.indexed_stride);
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(dense + d * w, stage + a * w, W);
-                          });
+    const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
+    if (gather) {
+      gather_line<W>(stage, indexed_line, line.size, line.indexed_stride);
+      if (doubled) std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
+      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead);
     } else {
-      const unsigned char* from = fused ? source + at[kSource] * w : indexed + at[kIndexed] * w;
+      const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
-      for_each_in_line<I>(indices, count, row_dense, inner.stride[kDense], row_index, inner.stride[kIndex], ahead,
-                          [&](std::int64_t d, std::int64_t x) {
-                            const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), line.size);
-                            std::memcpy(stage + a * w, dense + d * w, W);
-                          });
-      scatter_line<W>(indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride);
+      put_into_line<W, I>(p, stage, line.size, rows, ahead);
+      scatter_line<W>(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride);
     }
     remaining -= count;
     if (remaining > 0) c.lines.next();

@@ -47,10 +47,9 @@ struct Odometer {
   const Dim<N>* dims;
   int rank;
   std::int64_t coord[max_dimension_count];
-  std::int64_t offset[N];
+  std::int64_t offset[N] = {};
 
   Odometer(const Dim<N>* walked, int walked_rank) noexcept : dims(walked), rank(walked_rank) {
-    for (int k = 0; k < N; ++k) offset[k] = 0;
     for (int d = 0; d < rank; ++d) coord[d] = 0;
   }
 

@@ -26,9 +26,9 @@ struct RawTensor {
 
 /// What check_layout derives from a tensor it accepts.
 struct Layout {
-  std::int64_t extent = 0;    ///< bytes from the first element through the last addressed one
-  std::int64_t elements = 0;  ///< the element count
-  bool packed = false;        ///< row-major strides (size-1 dimensions' strides aside)
+  std::int64_t extent;    ///< bytes from the first element through the last addressed one
+  std::int64_t elements;  ///< the element count
+  bool packed;            ///< row-major strides (size-1 dimensions' strides aside)
 };
 
 template <class T>

@@ -62,7 +62,7 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
   // Streaming: the first tile is cut short so that the others start on a cache line.
   const auto line_offset = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(p.dense + rows[0].dense * w) % 64);
   const bool stream = DMLREF_HAS_STREAMING_STORES && b.stride[kTo] == 1 && (misaligned & 63) == 0 &&
-                      line_offset % w == 0 && n * b.size * w >= kStreamBytes;
+                      line_offset % w == 0 && n * b.size * w >= stream_bytes();
   const std::int64_t head = stream ? std::min((64 - line_offset) % 64 / w, b.size) : 0;
   alignas(64) unsigned char buffer[kTileBytes];
   for (std::int64_t j = 0; j < b.size;) {

@@ -49,24 +49,27 @@ void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row
     std::int64_t d = c.lines.offset[kDense] + i * inner.stride[kDense];
     std::int64_t x = c.lines.offset[kIndex] + i * inner.stride[kIndex];
     std::int64_t y = c.lines.offset[kIndexed] + i * inner.stride[kIndexed];
-    // Single-coordinate rows (every operator but the ND ones) get a loop of their own.
-    if (K == 1) {
-      for (std::int64_t k = 0; k < line;
-           ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
-        const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), first.size);
-        row(d, y + a * first.indexed_stride, a);
+    with_clamp(p.clamp, [&](auto clamp) {
+      constexpr bool Clamp = decltype(clamp)::value;
+      // Single-coordinate rows (every operator but the ND ones) get a loop of their own.
+      if (K == 1) {
+        for (std::int64_t k = 0; k < line;
+             ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
+          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+          row(d, y + a * first.indexed_stride, a);
+        }
+      } else {
+        for (std::int64_t k = 0; k < line;
+             ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
+          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+          std::int64_t target = y + a * first.indexed_stride;
+          for (int t = 1; t < K; ++t)
+            target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
+                      p.tuple[t].indexed_stride;
+          row(d, target, a);
+        }
       }
-    } else {
-      for (std::int64_t k = 0; k < line;
-           ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
-        const std::int64_t a = normalize_index<I>(load_index<I>(indices, x), first.size);
-        std::int64_t target = y + a * first.indexed_stride;
-        for (int t = 1; t < K; ++t)
-          target += normalize_index<I>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
-                    p.tuple[t].indexed_stride;
-        row(d, target, a);
-      }
-    }
+    });
     remaining -= line;
     if (remaining == 0) return;
     c.lines.next();

@@ -1,0 +1,72 @@
+#ifndef DMLREF_DETAIL_MACHINE_HPP
+#define DMLREF_DETAIL_MACHINE_HPP
+
+#include <cstdint>
+#include <cstdlib>
+
+#if defined(__unix__) || defined(__APPLE__)
+#  include <unistd.h>
+#endif
+
+// The caches the kernels size their blocks by, read once per program. docs/performance.md,
+// "Both kinds of host", says which choices depend on them and why the others do not.
+
+namespace dmlref::detail {
+
+struct CacheSizes {
+  std::int64_t l2 = 0;  ///< bytes of the level-2 cache of one core
+  std::int64_t l3 = 0;  ///< bytes of the last-level cache
+};
+
+/// "1048576", "1024K", "32M": bytes, or -1 when the text is not such a size.
+inline std::int64_t parse_bytes(const char* text, const char** end) noexcept {
+  std::int64_t v = 0;
+  const char* p = text;
+  if (*p < '0' || *p > '9') return -1;
+  for (; *p >= '0' && *p <= '9'; ++p) {
+    if (v > (INT64_MAX - 9) / 10) return -1;
+    v = v * 10 + (*p - '0');
+  }
+  const std::int64_t scale = *p == 'K' ? 1024 : *p == 'M' ? 1024 * 1024 : *p == 'G' ? 1024 * 1024 * 1024 : 1;
+  if (scale != 1) ++p;
+  if (v > INT64_MAX / scale) return -1;
+  *end = p;
+  return v * scale;
+}
+
+/// The sizes DMLREF_CACHE_SIZES gives ("l2=1M,l3=32M", either part optional), over `sizes`. For
+/// tests and for hosts that report caches they do not have (virtual machines often do).
+inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
+  while (text != nullptr && *text != '\0') {
+    const bool l2 = text[0] == 'l' && text[1] == '2' && text[2] == '=';
+    const bool l3 = text[0] == 'l' && text[1] == '3' && text[2] == '=';
+    if (!l2 && !l3) break;
+    const char* end = text + 3;
+    const std::int64_t bytes = parse_bytes(text + 3, &end);
+    if (bytes <= 0) break;
+    (l2 ? sizes.l2 : sizes.l3) = bytes;
+    text = *end == ',' ? end + 1 : end;
+  }
+  return sizes;
+}
+
+/// What the system reports (sysconf), with 1 MiB and 32 MiB where it reports nothing.
+inline CacheSizes reported_cache_sizes() noexcept {
+  CacheSizes sizes{std::int64_t{1} << 20, std::int64_t{32} << 20};
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l2 > 0) sizes.l2 = l2;
+  if (l3 > 0) sizes.l3 = l3;
+#endif
+  return sizes;
+}
+
+/// This machine's caches, as reported, or as DMLREF_CACHE_SIZES overrides them.
+inline const CacheSizes& cache_sizes() noexcept {
+  static const CacheSizes sizes = with_override(reported_cache_sizes(), std::getenv("DMLREF_CACHE_SIZES"));
+  return sizes;
+}
+
+}  // namespace dmlref::detail
+
+#endif  // DMLREF_DETAIL_MACHINE_HPP
