@@ -568,6 +568,15 @@ TEST(FeatureLevels, OrderOfChecks) {
 
   const dmlref::TensorView<float> out(output, {1});
   EXPECT_EQ(dmlref::try_gather(in, idx, out, {0, 1}, at_level(0x2100)).code(), ErrorCode::feature_level_too_low);
+  // Also in one pass (all_or_nothing off): the level comes before the first write.
+  Options one_pass = at_level(0x2100);
+  one_pass.all_or_nothing = false;
+  const std::uint32_t good_index[1] = {2};
+  output[0] = -1;
+  const Status s = dmlref::try_gather(in, dmlref::TensorView<const std::uint32_t>(good_index, {1}), out, {0, 1}, one_pass);
+  EXPECT_EQ(s.code(), ErrorCode::feature_level_too_low);
+  EXPECT_FALSE(s.error().output_partly_written);
+  EXPECT_EQ(output[0], -1.0f);
   EXPECT_EQ(dmlref::try_gather(in, idx, out, {0, 1}, at_level(0x3000)).code(), ErrorCode::index_out_of_range);
   const Result<std::uint32_t> minimum = dmlref::minimum_feature_level(in, idx, out, dmlref::GatherParams{0, 1});
   ASSERT_TRUE(minimum.ok()) << minimum.status().message();
