@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "read_all.hpp"
 #include "support.hpp"
 
 namespace dmlref_bench {
@@ -33,19 +34,6 @@ std::string mismatch(const char* what, std::initializer_list<std::int64_t> coord
     first = false;
   }
   return text + "]";
-}
-
-/// Reads every 8-byte word of [data, data + bytes) once, in four independent sums.
-inline std::uint64_t read_all(const void* data, std::size_t bytes) noexcept {
-  const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t s[4] = {0, 0, 0, 0};
-  for (std::size_t i = 0; i + 32 <= bytes; i += 32)
-    for (int k = 0; k < 4; ++k) {
-      std::uint64_t v;
-      std::memcpy(&v, p + i + 8 * k, 8);
-      s[k] += v;
-    }
-  return s[0] + s[1] + s[2] + s[3];
 }
 
 template <class I>

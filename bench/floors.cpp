@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "read_all.hpp"
 
 namespace {
 
@@ -50,18 +51,10 @@ double memcpy_ms(std::size_t bytes) {
   });
 }
 
-/// Reads every 8-byte word of [data, data + bytes) once (four independent sums).
+/// One plain read of every byte of [data, data + bytes).
 double read_ms(const void* data, std::size_t bytes) {
   return median_ms([&] {
-    const auto* p = static_cast<const unsigned char*>(data);
-    std::uint64_t s[4] = {0, 0, 0, 0};
-    for (std::size_t i = 0; i + 32 <= bytes; i += 32)
-      for (int k = 0; k < 4; ++k) {
-        std::uint64_t v;
-        std::memcpy(&v, p + i + 8 * k, 8);
-        s[k] += v;
-      }
-    volatile std::uint64_t sink = s[0] + s[1] + s[2] + s[3];
+    volatile std::uint64_t sink = dmlref_bench::read_all(data, bytes);
     (void)sink;
   });
 }

@@ -24,6 +24,19 @@
 //       ...
 //       ... and 2 more
 //
+// DMLREF_EXPECT_GOLDEN computes the golden itself and adds where the first mismatching elements
+// should have come from (docs/explain.md). Test ExplainedReport prints the report of a candidate
+// with two wrong elements on every run (the comparison is expected to fail there):
+//
+//   candidate differs from dmlref's GatherND1 (bit-exact) in 2 of 6 elements (33.3%)
+//     both: FLOAT32 {1, 1, 3, 2}
+//     mismatches:
+//       at [0, 0, 1, 0]: actual 6 (0x40c00000), expected 7 (0x40e00000)
+//       at [0, 0, 2, 1]: actual 11 (0x41300000), expected 10 (0x41200000)
+//     explained:
+//       output[0,0,1,0]: expected 7 (0x40e00000), got 6 (0x40c00000); expected = input[0,1,1,1], from indices[0,1,0,0] = 1 → 1 (dimension 2), indices[0,1,0,1] = 1 → 1 (dimension 3)
+//       output[0,0,2,1]: expected 10 (0x41200000), got 11 (0x41300000); expected = input[0,2,1,0], from indices[0,2,1,0] = 1 → 1 (dimension 2), indices[0,2,1,1] = 0 → 0 (dimension 3)
+//
 // Other GoogleTest flags work as usual (--gtest_filter=..., --gtest_repeat=...).
 #include <dmlref/dmlref.hpp>
 #include <dmlref/gtest.hpp>
@@ -184,6 +197,10 @@ void check_against_dmlref(const std::vector<std::int64_t>& input_sizes, const st
   const dmlref::TensorView<const T> out(out_values.data(), out_shape.value());
 
   DMLREF_EXPECT_TENSOR_EQ(out, golden);
+  // The same in one call, with the first mismatches explained.
+  DMLREF_EXPECT_GOLDEN(out, dmlref::testing::gather_nd1(dmlref::TensorView<const T>(input.data(), shape(input_sizes)),
+                                                        dmlref::TensorView<const I>(indices.data(), shape(indices_sizes)),
+                                                        params));
 }
 
 TEST(NaiveGatherND1, SpecExampleGN1_2) {
@@ -197,6 +214,22 @@ TEST(NaiveGatherND1, SpecExampleGN1_2) {
   DMLREF_EXPECT_TENSOR_EQ(dmlref::TensorView<const float>(out.data(), {1, 1, 3, 2}),
                           dmlref::TensorView<const float>(expected.data(), {1, 1, 3, 2}));
   check_against_dmlref<float, std::uint32_t>({1, 3, 2, 2}, {1, 3, 2, 2}, 3, 3, 1, 1);
+}
+
+TEST(NaiveGatherND1, ExplainedReport) {
+  // GN1-2 again, with a candidate that has two wrong elements: the report says where they should
+  // have come from. It is printed, and the comparison must fail.
+  const std::vector<float> input{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  const std::vector<std::uint32_t> indices{0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0};
+  const std::vector<float> candidate_values{0, 3, 6, 4, 9, 11};
+  const dmlref::TensorView<const float> candidate(candidate_values.data(), {1, 1, 3, 2});
+  const ::testing::AssertionResult result = dmlref::testing::golden_format(
+      "candidate", "golden", candidate,
+      dmlref::testing::gather_nd1(dmlref::TensorView<const float>(input.data(), {1, 3, 2, 2}),
+                                  dmlref::TensorView<const std::uint32_t>(indices.data(), {1, 3, 2, 2}),
+                                  dmlref::GatherND1Params{3, 3, 1}));
+  EXPECT_FALSE(result);
+  std::printf("%s\n", result.message());
 }
 
 TEST(NaiveGatherND1, NoBatchRowBlocks) {

@@ -12,11 +12,17 @@
 // empty arrays included); their output has ONNX's rank. Errors print one line to stderr and exit
 // with 1 (2 for a command line CLI11 rejects); nothing is written on error. --feature-level 3_0 (or
 // 3.0, 0x3000) accepts only what DirectML accepts at that level (docs/directml.md).
+//
+// `dmlref explain SUBCOMMAND ... --at I,J,K` and `dmlref compare SUBCOMMAND ... --candidate C.npy`
+// take the same subcommands without -o (tools/explain/, docs/explain.md).
 #include <CLI/CLI.hpp>
 
 #include <dmlref/dmlref.hpp>
+#include <dmlref/explain.hpp>
 #include <dmlref/npy.hpp>
 #include <dmlref/onnx.hpp>
+
+#include "explain/cli.hpp"
 
 #if DMLREF_HAVE_DXDISPATCH
 #  include "dxdispatch/cli.hpp"
@@ -58,6 +64,7 @@ struct Arguments {
   bool check_collisions = false;
   int threads = 1;
   std::uint32_t feature_level = 0;  // --feature-level, parsed; 0: none
+  explain_cli::Request request;  // `dmlref explain` and `dmlref compare`
 };
 
 /// One operand, read from its file.
@@ -183,44 +190,54 @@ void write_output(const Arguments& args, const npy::Array& out) {
 
 dmlref::Shape shape_of(const Operand& op) { return dmlref::Shape::from(op.sizes.data(), op.sizes.size()); }
 
-/// Runs `call` (which fills `out`) after computing the output sizes; writes the file.
-template <class Sizes, class Call>
-void run(const Arguments& args, dmlref::DataType type, Sizes&& output_sizes, Call&& call) {
+/// Runs `call` (which fills `out`) after computing the output sizes; writes the file. Under
+/// `dmlref explain` or `compare`, hands the call and its explanation over instead.
+template <class Sizes, class Call, class Explain>
+int run(const Arguments& args, dmlref::DataType type, Sizes&& output_sizes, Call&& call, Explain&& explain) {
+  if (args.request.mode != explain_cli::Mode::run)
+    return explain_cli::execute(args.request, explain_cli::Golden{type, output_sizes(), call, explain});
   const dmlref::Result<dmlref::Shape> sizes = output_sizes();
   if (!sizes) throw Failure{sizes.status().message()};
   npy::Array out = make_output(type, *sizes);
   const std::vector<std::int64_t> out_sizes = out.shape;
   check(call(output_desc(out, out_sizes)));
   write_output(args, out);
+  return 0;
 }
 
 // ---- DirectML subcommands -------------------------------------------------------------------------
 
-void gather(const CLI::App& app, const Arguments& args) {
+int gather(const CLI::App& app, const Arguments& args) {
   std::vector<Operand> ops = read_operands(args);
   const int index_rank = static_cast<int>(ops[1].sizes.size());
   pad_operands(ops);
   const dmlref::GatherParams params{uint_attribute(app, "--axis", args.axis, 0),
                                     uint_attribute(app, "--index-dimensions", args.index_dimensions, index_rank)};
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::gather_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::try_gather(ops[0].desc(), ops[1].desc(), out, params, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::explain_gather(ops[0].desc(), ops[1].desc(), out, params, at, options_of(args));
       });
 }
 
-void gather_elements(const CLI::App& app, const Arguments& args) {
+int gather_elements(const CLI::App& app, const Arguments& args) {
   std::vector<Operand> ops = read_operands(args);
   pad_operands(ops);
   const dmlref::GatherElementsParams params{uint_attribute(app, "--axis", args.axis, 0)};
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::gather_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::try_gather_elements(ops[0].desc(), ops[1].desc(), out, params, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::explain_gather_elements(ops[0].desc(), ops[1].desc(), out, params, at, options_of(args));
       });
 }
 
-void gather_nd(const CLI::App& app, const Arguments& args, bool nd1) {
+int gather_nd(const CLI::App& app, const Arguments& args, bool nd1) {
   std::vector<Operand> ops = read_operands(args);
   const int r = static_cast<int>(ops[0].sizes.size()), q = static_cast<int>(ops[1].sizes.size());
   pad_operands(ops);
@@ -229,7 +246,7 @@ void gather_nd(const CLI::App& app, const Arguments& args, bool nd1) {
       uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q),
       nd1 ? uint_attribute(app, "--batch-dimension-count", args.batch_dimension_count, 0) : 0u};
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] {
         return nd1 ? dmlref::gather_nd1_output_sizes(shape_of(ops[0]), shape_of(ops[1]), params)
                    : dmlref::gather_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), nd_params);
@@ -237,67 +254,89 @@ void gather_nd(const CLI::App& app, const Arguments& args, bool nd1) {
       [&](const dmlref::MutableTensorDesc& out) {
         return nd1 ? dmlref::try_gather_nd1(ops[0].desc(), ops[1].desc(), out, params, options_of(args))
                    : dmlref::try_gather_nd(ops[0].desc(), ops[1].desc(), out, nd_params, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return nd1 ? dmlref::explain_gather_nd1(ops[0].desc(), ops[1].desc(), out, params, at, options_of(args))
+                   : dmlref::explain_gather_nd(ops[0].desc(), ops[1].desc(), out, nd_params, at, options_of(args));
       });
 }
 
-void scatter(const CLI::App& app, const Arguments& args) {
+int scatter(const CLI::App& app, const Arguments& args) {
   std::vector<Operand> ops = read_operands(args, true);
   pad_operands(ops);
   const dmlref::ScatterParams params{uint_attribute(app, "--axis", args.axis, 0), reduction_of(args)};
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::scatter_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]), params); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::try_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::explain_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, at, options_of(args));
       });
 }
 
-void scatter_nd(const CLI::App& app, const Arguments& args) {
+int scatter_nd(const CLI::App& app, const Arguments& args) {
   std::vector<Operand> ops = read_operands(args, true);
   const int r = static_cast<int>(ops[0].sizes.size()), q = static_cast<int>(ops[1].sizes.size());
   pad_operands(ops);
   const dmlref::ScatterNDParams params{
       uint_attribute(app, "--input-dimension-count", args.input_dimension_count, r),
       uint_attribute(app, "--indices-dimension-count", args.indices_dimension_count, q), reduction_of(args)};
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::scatter_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2]), params); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::try_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::explain_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, params, at,
+                                          options_of(args));
       });
 }
 
 // ---- ONNX subcommands (natural ranks) ---------------------------------------------------------------
 
-void onnx_gather(const Arguments& args) {
+int onnx_gather(const Arguments& args) {
   const std::vector<Operand> ops = read_operands(args);
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::onnx::gather_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.axis); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::onnx::try_gather(ops[0].desc(), ops[1].desc(), out, args.axis, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::onnx::explain_gather(ops[0].desc(), ops[1].desc(), out, args.axis, at, options_of(args));
       });
 }
 
-void onnx_gather_elements(const Arguments& args) {
+int onnx_gather_elements(const Arguments& args) {
   const std::vector<Operand> ops = read_operands(args);
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::onnx::gather_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.axis); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::onnx::try_gather_elements(ops[0].desc(), ops[1].desc(), out, args.axis, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::onnx::explain_gather_elements(ops[0].desc(), ops[1].desc(), out, args.axis, at,
+                                                     options_of(args));
       });
 }
 
-void onnx_gather_nd(const Arguments& args) {
+int onnx_gather_nd(const Arguments& args) {
   const std::vector<Operand> ops = read_operands(args);
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::onnx::gather_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), args.batch_dims); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::onnx::try_gather_nd(ops[0].desc(), ops[1].desc(), out, args.batch_dims, options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::onnx::explain_gather_nd(ops[0].desc(), ops[1].desc(), out, args.batch_dims, at,
+                                               options_of(args));
       });
 }
 
-void onnx_scatter(const Arguments& args, bool elements) {
+int onnx_scatter(const Arguments& args, bool elements) {
   const std::vector<Operand> ops = read_operands(args, true);
   const dmlref::Reduction reduction = reduction_of(args);
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] {
         return elements ? dmlref::onnx::scatter_elements_output_sizes(shape_of(ops[0]), shape_of(ops[1]),
                                                                       shape_of(ops[2]), args.axis)
@@ -309,16 +348,26 @@ void onnx_scatter(const Arguments& args, bool elements) {
                                                              args.axis, reduction, options_of(args))
                         : dmlref::onnx::try_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, args.axis,
                                                     options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return elements ? dmlref::onnx::explain_scatter_elements(ops[0].desc(), ops[1].desc(), ops[2].desc(), out,
+                                                                 args.axis, reduction, at, options_of(args))
+                        : dmlref::onnx::explain_scatter(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, args.axis,
+                                                        at, options_of(args));
       });
 }
 
-void onnx_scatter_nd(const Arguments& args) {
+int onnx_scatter_nd(const Arguments& args) {
   const std::vector<Operand> ops = read_operands(args, true);
-  run(args, ops[0].array.type,
+  return run(args, ops[0].array.type,
       [&] { return dmlref::onnx::scatter_nd_output_sizes(shape_of(ops[0]), shape_of(ops[1]), shape_of(ops[2])); },
       [&](const dmlref::MutableTensorDesc& out) {
         return dmlref::onnx::try_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, reduction_of(args),
                                             options_of(args));
+      },
+      [&](const dmlref::MutableTensorDesc& out, const dmlref::Shape& at) {
+        return dmlref::onnx::explain_scatter_nd(ops[0].desc(), ops[1].desc(), ops[2].desc(), out, reduction_of(args),
+                                                at, options_of(args));
       });
 }
 
@@ -342,11 +391,12 @@ struct Subcommand {
   const char* description;
   bool has_updates;
   unsigned attributes;
-  std::function<void(const CLI::App&, const Arguments&)> run;
+  std::function<int(const CLI::App&, const Arguments&)> run;
 };
 
-CLI::App* add_subcommand(CLI::App& app, const Subcommand& s, Arguments& args) {
-  CLI::App* sub = app.add_subcommand(s.name, s.description);
+/// Adds subcommand `s` to `parent`: the tool itself (a run, -o), or `explain` or `compare`.
+CLI::App* add_subcommand(CLI::App& parent, const Subcommand& s, Arguments& args, explain_cli::Mode mode) {
+  CLI::App* sub = parent.add_subcommand(s.name, s.description);
   const bool onnx = std::string(s.name).rfind("onnx-", 0) == 0;
   sub->add_option(onnx ? "data" : "input", args.input, onnx ? "data: a .npy file" : "InputTensor: a .npy file")
       ->required();
@@ -355,9 +405,12 @@ CLI::App* add_subcommand(CLI::App& app, const Subcommand& s, Arguments& args) {
       ->required();
   if (s.has_updates)
     sub->add_option("updates", args.updates, onnx ? "updates: a .npy file" : "UpdatesTensor: a .npy file")->required();
-  sub->add_option("-o,--output", args.output,
-                  onnx ? "the .npy file to write (output)" : "the .npy file to write (OutputTensor)")
-      ->required();
+  if (mode == explain_cli::Mode::run)
+    sub->add_option("-o,--output", args.output,
+                    onnx ? "the .npy file to write (output)" : "the .npy file to write (OutputTensor)")
+        ->required();
+  else
+    explain_cli::add_options(*sub, mode, args.request);
   sub->footer(onnx ? "Every array keeps its natural rank (0-d and empty arrays too); a negative axis counts from\n"
                      "the end."
                    : "Arrays of lower rank are left-padded with 1s to the largest rank D among the files; Axis\n"
@@ -425,35 +478,59 @@ int run_main(int argc, char** argv) {
   Arguments args;
   const Subcommand subcommands[] = {
       {"gather", "DML_OPERATOR_GATHER: input indices", false, kAxis | kIndexDimensions,
-       [](const CLI::App& a, const Arguments& x) { gather(a, x); }},
+       [](const CLI::App& a, const Arguments& x) { return gather(a, x); }},
       {"gather-elements", "DML_OPERATOR_GATHER_ELEMENTS: input indices", false, kAxis,
-       [](const CLI::App& a, const Arguments& x) { gather_elements(a, x); }},
+       [](const CLI::App& a, const Arguments& x) { return gather_elements(a, x); }},
       {"gather-nd", "DML_OPERATOR_GATHER_ND: input indices", false, kInputDimensionCount | kIndicesDimensionCount,
-       [](const CLI::App& a, const Arguments& x) { gather_nd(a, x, false); }},
+       [](const CLI::App& a, const Arguments& x) { return gather_nd(a, x, false); }},
       {"gather-nd1", "DML_OPERATOR_GATHER_ND1: input indices", false,
        kInputDimensionCount | kIndicesDimensionCount | kBatchDimensionCount,
-       [](const CLI::App& a, const Arguments& x) { gather_nd(a, x, true); }},
+       [](const CLI::App& a, const Arguments& x) { return gather_nd(a, x, true); }},
       {"scatter", "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): input indices updates", true,
-       kAxis | kReduction | kCollisions, [](const CLI::App& a, const Arguments& x) { scatter(a, x); }},
+       kAxis | kReduction | kCollisions, [](const CLI::App& a, const Arguments& x) { return scatter(a, x); }},
       {"scatter-nd", "DML_OPERATOR_SCATTER_ND: input indices updates", true,
        kInputDimensionCount | kIndicesDimensionCount | kReduction | kCollisions,
-       [](const CLI::App& a, const Arguments& x) { scatter_nd(a, x); }},
+       [](const CLI::App& a, const Arguments& x) { return scatter_nd(a, x); }},
       {"onnx-gather", "ONNX Gather: data indices", false, kOnnxAxis,
-       [](const CLI::App&, const Arguments& x) { onnx_gather(x); }},
+       [](const CLI::App&, const Arguments& x) { return onnx_gather(x); }},
       {"onnx-gather-elements", "ONNX GatherElements: data indices", false, kOnnxAxis,
-       [](const CLI::App&, const Arguments& x) { onnx_gather_elements(x); }},
+       [](const CLI::App&, const Arguments& x) { return onnx_gather_elements(x); }},
       {"onnx-gather-nd", "ONNX GatherND: data indices", false, kBatchDims,
-       [](const CLI::App&, const Arguments& x) { onnx_gather_nd(x); }},
+       [](const CLI::App&, const Arguments& x) { return onnx_gather_nd(x); }},
       {"onnx-scatter", "ONNX Scatter (deprecated; ScatterElements without reduction): data indices updates", true,
-       kOnnxAxis | kCollisions, [](const CLI::App&, const Arguments& x) { onnx_scatter(x, false); }},
+       kOnnxAxis | kCollisions, [](const CLI::App&, const Arguments& x) { return onnx_scatter(x, false); }},
       {"onnx-scatter-elements", "ONNX ScatterElements: data indices updates", true,
        kOnnxAxis | kReduction | kCollisions,
-       [](const CLI::App&, const Arguments& x) { onnx_scatter(x, true); }},
+       [](const CLI::App&, const Arguments& x) { return onnx_scatter(x, true); }},
       {"onnx-scatter-nd", "ONNX ScatterND: data indices updates", true, kReduction | kCollisions,
-       [](const CLI::App&, const Arguments& x) { onnx_scatter_nd(x); }},
+       [](const CLI::App&, const Arguments& x) { return onnx_scatter_nd(x); }},
   };
-  std::vector<std::pair<CLI::App*, const Subcommand*>> apps;
-  for (const Subcommand& s : subcommands) apps.emplace_back(add_subcommand(app, s, args), &s);
+  struct Registered {
+    CLI::App* app;
+    const Subcommand* subcommand;
+    explain_cli::Mode mode;
+  };
+  std::vector<Registered> apps;
+  for (const Subcommand& s : subcommands) apps.push_back({add_subcommand(app, s, args, explain_cli::Mode::run), &s,
+                                                          explain_cli::Mode::run});
+  // `dmlref explain SUBCOMMAND ... --at I,J,K` and `dmlref compare SUBCOMMAND ... --candidate C.npy`.
+  const struct {
+    const char* name;
+    const char* description;
+    explain_cli::Mode mode;
+  } explainers[] = {
+      {"explain", "Where output elements come from: SUBCOMMAND's operands and attributes, then --at I,J,K",
+       explain_cli::Mode::explain},
+      {"compare", "Compares a candidate .npy bit for bit with SUBCOMMAND's golden result, mismatches explained",
+       explain_cli::Mode::compare},
+  };
+  for (const auto& e : explainers) {
+    CLI::App* parent = app.add_subcommand(e.name, e.description);
+    parent->require_subcommand(1, 1);
+    parent->footer("Exit code 0, or for compare 1 when the candidate differs (values, shape or dtype); 2 for a\n"
+                   "usage or input error, or a golden call that fails. See docs/explain.md.");
+    for (const Subcommand& s : subcommands) apps.push_back({add_subcommand(*parent, s, args, e.mode), &s, e.mode});
+  }
 #if DMLREF_HAVE_DXDISPATCH
   const dxdispatch::RunCommand run_command(app);  // `dmlref run MODEL.json` (docs/dxdispatch.md)
 #endif
@@ -482,15 +559,19 @@ int run_main(int argc, char** argv) {
 #if DMLREF_HAVE_DXDISPATCH
   if (run_command.parsed()) return run_command.execute();
 #endif
-  for (const auto& [sub, s] : apps) {
-    if (!sub->parsed()) continue;
+  for (const Registered& r : apps) {
+    if (!r.app->parsed()) continue;
+    const bool explaining = r.mode != explain_cli::Mode::run;
+    const std::string command = std::string("dmlref ") + (explaining ? r.app->get_parent()->get_name() + " " : "") +
+                                r.subcommand->name;
+    args.request.mode = r.mode;
+    args.request.command = command.c_str();
     try {
-      s->run(*sub, args);
+      return r.subcommand->run(*r.app, args);
     } catch (const Failure& f) {
-      std::fprintf(stderr, "dmlref %s: %s\n", s->name, f.message.c_str());
-      return 1;
+      std::fprintf(stderr, "%s: %s\n", command.c_str(), f.message.c_str());
+      return explaining ? 2 : 1;
     }
-    return 0;
   }
   return 1;  // unreachable: CLI11 requires one subcommand
 }

@@ -10,6 +10,7 @@
 ///   fmt::format("{}", float16)                 the shortest decimal that reads back as the same half
 ///   fmt::format("{}", view)                    the tensor as numpy's print() shows it
 ///   fmt::format("{}", desc)                    the same for a TensorDesc / MutableTensorDesc
+///   fmt::format("{}", provenance)              explain.hpp's Provenance, as dmlref::to_string writes it
 ///
 /// Tensors print exactly as numpy 1.24's str(array) with its default print options: nested
 /// brackets, elements right-aligned to a common width, rows wrapped at 75 columns, and tensors of
@@ -647,5 +648,10 @@ struct formatter<dmlref::BasicTensorDesc<Pointer>> : dmlref::detail::print::Spec
 };
 
 }  // namespace fmt
+
+// Provenance (explain.hpp), when provenance.hpp is included too (in either order).
+#if defined(DMLREF_PROVENANCE_HPP)
+#  include "detail/fmt_provenance.hpp"
+#endif
 
 #endif  // DMLREF_FMT_HPP

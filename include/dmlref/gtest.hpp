@@ -31,6 +31,20 @@
 /// Every tensor is checked as an operator would check it before any element is read: DimensionCount
 /// 1..8, sizes ≥ 1, strides ≥ 0, no overflow, Data not null, and for a descriptor, that its sizes and
 /// strides stay within TotalTensorSizeInBytes. A TensorView is trusted to address valid memory.
+///
+/// Golden comparisons run the operator themselves and explain where the mismatching elements should
+/// have come from (explain.hpp), one line each under the report above:
+///
+///   DMLREF_EXPECT_GOLDEN(actual, dmlref::testing::gather(input, indices, params));
+///   DMLREF_EXPECT_GOLDEN(actual, dmlref::testing::scatter(input, indices, updates, params).explaining(5));
+///   EXPECT_TRUE(dmlref::testing::matches_golden(actual, dmlref::testing::gather_nd(input, indices, params)));
+///
+///     output[3,1]: expected 1.5 (0x3e00), got 0 (0x0000); expected = input[2,1], from indices[3] = -2 → 2 (Axis 0)
+///
+/// gather, gather_elements, gather_nd, gather_nd1, scatter and scatter_nd take the operator's
+/// arguments but the output (views or descriptors, and Options last); the first 3 mismatches are
+/// explained unless `.explaining(n)` (0 to 10) says otherwise, and `.within(tolerance)` relaxes the
+/// bit-exact comparison. A call the operator rejects fails the comparison with the operator's error.
 
 #include <gtest/gtest.h>
 
@@ -39,11 +53,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "data_type.hpp"
+#include "detail/element_text.hpp"
 #include "detail/tensor.hpp"
+#include "dmlref.hpp"
+#include "explain.hpp"
 #include "float16.hpp"
 #include "runtime/tensor_desc.hpp"
 #include "shape.hpp"
@@ -157,50 +177,11 @@ struct Largest {
   Shape ulp_at;
 };
 
-/// The element type's bits as an unsigned integer of the same width.
-template <class T>
-std::uint64_t bits_of(const T& v) noexcept {
-  if constexpr (std::is_same_v<T, float16>) {
-    return v.bits;
-  } else if constexpr (std::is_same_v<T, float>) {
-    std::uint32_t b = 0;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
-  } else if constexpr (std::is_same_v<T, double>) {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
-  } else {
-    return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
-  }
-}
-
-template <class T>
-T from_bits(std::uint64_t b) noexcept {
-  if constexpr (std::is_same_v<T, float16>) {
-    return float16::from_bits(static_cast<std::uint16_t>(b));
-  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    const U u = static_cast<U>(b);
-    T v;
-    std::memcpy(&v, &u, sizeof v);
-    return v;
-  } else {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(b));
-  }
-}
-
-template <class T>
-inline constexpr bool is_float_v = std::is_floating_point_v<T> || std::is_same_v<T, float16>;
-
-/// A float's value as a double (float16 exactly, through float).
-template <class T>
-double to_double(const T& v) noexcept {
-  if constexpr (std::is_same_v<T, float16>)
-    return static_cast<double>(v.to_float());
-  else
-    return static_cast<double>(v);
-}
+using ::dmlref::detail::bits_of;
+using ::dmlref::detail::from_bits;
+using ::dmlref::detail::is_float_v;
+using ::dmlref::detail::to_double;
+using ::dmlref::detail::value_and_bits;
 
 template <class T>
 bool is_nan(const T& v) noexcept {
@@ -229,43 +210,6 @@ std::uint64_t integer_distance(T a, T b) noexcept {
   } else {
     return a >= b ? static_cast<std::uint64_t>(a - b) : static_cast<std::uint64_t>(b - a);
   }
-}
-
-/// The shortest decimal that reads back as the same value of type T; nan, inf, -inf spelled out.
-template <class T>
-std::string value_text(const T& v) {
-  char text[40];
-  if constexpr (is_float_v<T>) {
-    const double d = to_double(v);
-    if (std::isnan(d)) return std::signbit(d) ? "-nan" : "nan";
-    if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
-    const int most = std::is_same_v<T, double> ? 17 : 9;
-    for (int precision = 1; precision <= most; ++precision) {
-      std::snprintf(text, sizeof text, "%.*g", precision, d);
-      bool same = false;
-      if constexpr (std::is_same_v<T, double>)
-        same = std::strtod(text, nullptr) == d;
-      else if constexpr (std::is_same_v<T, float>)
-        same = std::strtof(text, nullptr) == v;
-      else
-        same = float16::from_float(std::strtof(text, nullptr)).bits == v.bits;
-      if (same) break;
-    }
-    return text;
-  } else if constexpr (std::is_signed_v<T>) {
-    return std::to_string(static_cast<long long>(v));
-  } else {
-    return std::to_string(static_cast<unsigned long long>(v));
-  }
-}
-
-/// "-0 (0x8000)": the value and its bits, zero-padded to the element's width.
-template <class T>
-std::string value_and_bits(std::uint64_t bits) {
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "0x%0*llx", static_cast<int>(2 * sizeof(T)),
-                static_cast<unsigned long long>(bits));
-  return value_text(from_bits<T>(bits)) + " (" + hex + ")";
 }
 
 inline std::string coordinate_text(const Shape& c) { return ErrorValue::braced(c, '[', ']'); }
@@ -419,10 +363,11 @@ void describe_mismatches(const Tally& tally, const Tolerance& tolerance, std::st
 }
 
 /// The comparison behind every public form. `actual_name` / `expected_name` name the two sides in
-/// the message (the macros pass the expressions).
+/// the message (the macros pass the expressions). `tally`, when given, receives what the element
+/// comparison found (nothing when it did not run).
 inline ::testing::AssertionResult compare(const char* actual_name, const char* expected_name,
                                           const TensorRef& actual, const TensorRef& expected,
-                                          const Tolerance& tolerance) {
+                                          const Tolerance& tolerance, Tally* tally_out = nullptr) {
   const std::string a_name = actual_name, e_name = expected_name;
   if (tolerance.mode == Tolerance::Mode::absolute && !(tolerance.max_absolute >= 0))
     return ::testing::AssertionFailure() << "invalid tolerance: absolute(" << tolerance.max_absolute
@@ -470,6 +415,7 @@ inline ::testing::AssertionResult compare(const char* actual_name, const char* e
     case DataType::UNKNOWN:
       break;
   }
+  if (tally_out != nullptr) *tally_out = tally;
 
   if (tally.mismatches == 0)
     return ::testing::AssertionSuccess() << "all " << tally.elements << " elements of " << a_name << " equal "
@@ -523,6 +469,236 @@ inline ::testing::AssertionResult tensors_near_format(const char* actual_express
   return internal::compare(actual_expression, expected_expression, actual, expected, tolerance);
 }
 
+
+// ------------------------------------------------------------------------------------------------
+// Golden comparisons: the operator computes the expected tensor, and mismatches are explained.
+
+namespace internal {
+
+template <class T>
+DataType data_type_of(const TensorView<T>&) noexcept {
+  return data_type_v<std::remove_const_t<T>>;
+}
+inline DataType data_type_of(const TensorDesc& desc) noexcept { return desc.DataType; }
+template <class T>
+Shape sizes_of(const TensorView<T>& view) noexcept {
+  return view.sizes();
+}
+inline Shape sizes_of(const TensorDesc& desc) noexcept { return ::dmlref::sizes_of(desc); }
+
+/// The golden's output in the inputs' layer: a view of the input's element type, or a descriptor.
+template <class T>
+TensorView<std::remove_const_t<T>> output_like(const TensorView<T>&, unsigned char* data, const Shape& sizes) {
+  return TensorView<std::remove_const_t<T>>(reinterpret_cast<std::remove_const_t<T>*>(data), sizes);
+}
+inline MutableTensorDesc output_like(const TensorDesc& input, unsigned char* data, const Shape& sizes) {
+  std::uint64_t count = 1;
+  for (std::int64_t v : sizes) count *= static_cast<std::uint64_t>(v);
+  return MutableTensorDesc{input.DataType, static_cast<std::uint32_t>(sizes.rank()), sizes.data(), nullptr,
+                           count * element_size(input.DataType), data};
+}
+
+}  // namespace internal
+
+/// One dmlref operator call whose result is the golden tensor, made by gather(...),
+/// gather_elements(...), gather_nd(...), gather_nd1(...), scatter(...) or scatter_nd(...) below
+/// with the operator's own arguments but the output. explaining(n) and within(t) adjust it.
+class GoldenCall {
+ public:
+  template <class Input, class Run, class Explain>
+  GoldenCall(const char* op, const Input& input, const Result<Shape>& sizes, Run run, Explain explain)
+      : op_(op), type_(internal::data_type_of(input)), rank_(internal::sizes_of(input).rank()),
+        sizes_status_(sizes.status()), sizes_(sizes.value()), run_(std::move(run)), explain_(std::move(explain)) {}
+
+  /// Explain the first n mismatching elements (0 to 10; default 3), one line each.
+  GoldenCall explaining(int n) const {
+    GoldenCall c = *this;
+    c.explained_ = n < 0 ? 0 : (n > max_listed_mismatches ? max_listed_mismatches : n);
+    return c;
+  }
+  /// Compare under a tolerance instead of bit for bit (a reduction's arithmetic on other hardware).
+  GoldenCall within(const Tolerance& tolerance) const {
+    GoldenCall c = *this;
+    c.tolerance_ = tolerance;
+    return c;
+  }
+
+  const char* op() const noexcept { return op_; }
+  int explained() const noexcept { return explained_; }
+  const Tolerance& tolerance() const noexcept { return tolerance_; }
+
+  /// Runs the call into a packed buffer of the output's sizes (8-byte aligned), or says why not:
+  /// when the shape helper fails, the operator's own error for these inputs.
+  Status compute(std::vector<std::uint64_t>& storage, Shape& sizes) const {
+    if (!sizes_status_) {
+      storage.assign(1, 0);
+      const Status s = run_(reinterpret_cast<unsigned char*>(storage.data()), Shape::filled(rank_ < 1 ? 1 : rank_, 1));
+      return s ? sizes_status_ : s;
+    }
+    std::int64_t count = 1;
+    for (std::int64_t v : sizes_)
+      if (!::dmlref::detail::mul_ok(count, v, count) || count > (std::int64_t{1} << 34))
+        return ::dmlref::detail::error_status(ErrorCode::overflow, op_, "OutputTensor", "Sizes", -1,
+                                              ErrorValue::of_text("at most 2^34 elements for a golden test"),
+                                              ErrorValue::of(sizes_));
+    storage.assign(static_cast<std::size_t>((count * static_cast<std::int64_t>(element_size(type_)) + 7) / 8), 0);
+    sizes = sizes_;
+    return run_(reinterpret_cast<unsigned char*>(storage.data()), sizes);
+  }
+  /// The provenance of element `at` of the output computed into `data`.
+  Result<Provenance> explain(unsigned char* data, const Shape& sizes, const Shape& at) const {
+    return explain_(data, sizes, at);
+  }
+  DataType type() const noexcept { return type_; }
+
+ private:
+  const char* op_;
+  DataType type_;
+  int rank_;
+  Status sizes_status_;
+  Shape sizes_;
+  std::function<Status(unsigned char*, const Shape&)> run_;
+  std::function<Result<Provenance>(unsigned char*, const Shape&, const Shape&)> explain_;
+  Tolerance tolerance_ = bit_exact();
+  int explained_ = 3;
+};
+
+namespace internal {
+
+/// "output[3,1]: expected 1.5 (0x3e00), got 0 (0x0000); expected = input[2,1], from ...".
+inline std::string explained_line(const GoldenCall& golden, unsigned char* data, const Shape& sizes,
+                                  const Mismatch& m) {
+  const Element expected{golden.type(), m.expected}, actual{golden.type(), m.actual};
+  std::string line = "output" + ::dmlref::detail::coordinate_text(m.coordinate) + ": expected " +
+                     to_string(expected) + ", got " + to_string(actual) + "; expected = ";
+  const Result<Provenance> p = golden.explain(data, sizes, m.coordinate);
+  if (!p) return line + "? (" + p.status().message() + ")";
+  line += source_text(*p);
+  if (p->value.bits != m.expected) line += " [the explanation gives " + to_string(p->value) + ": a dmlref bug]";
+  return line;
+}
+
+}  // namespace internal
+
+/// The golden comparison: runs the call, compares `actual` with its result as tensors_near does,
+/// and explains the first mismatches (GoldenCall::explaining) under today's report. A call that
+/// fails is a failure that prints the call's error.
+inline ::testing::AssertionResult golden_format(const char* actual_expression, const char* /*golden_expression*/,
+                                                const TensorRef& actual, const GoldenCall& golden) {
+  std::vector<std::uint64_t> storage;
+  Shape sizes;
+  const Status computed = golden.compute(storage, sizes);
+  if (!computed)
+    return ::testing::AssertionFailure() << "dmlref's " << golden.op() << " fails, so " << actual_expression
+                                         << " was not compared: " << computed.message();
+  auto* data = reinterpret_cast<unsigned char*>(storage.data());
+  const MutableTensorDesc out = internal::output_like(TensorDesc{golden.type(), 0, nullptr, nullptr, 0, nullptr},
+                                                      data, sizes);
+  const std::string expected_name = std::string("dmlref's ") + golden.op();
+  internal::Tally tally;
+  ::testing::AssertionResult result =
+      internal::compare(actual_expression, expected_name.c_str(), actual, out, golden.tolerance(), &tally);
+  if (result || tally.listed == 0 || golden.explained() == 0) return result;
+  const int n = golden.explained() < tally.listed ? golden.explained() : tally.listed;
+  std::string text = "\n  explained" + (tally.mismatches > n ? " (the first " + std::to_string(n) + ")" : std::string()) +
+                     ":";
+  for (int i = 0; i < n; ++i) text += "\n    " + internal::explained_line(golden, data, sizes, tally.list[i]);
+  return result << text;
+}
+
+/// EXPECT_TRUE(matches_golden(actual, gather(input, indices, params))).
+inline ::testing::AssertionResult matches_golden(const TensorRef& actual, const GoldenCall& golden) {
+  return golden_format("actual", "golden", actual, golden);
+}
+
+/// Gather on these inputs (views or descriptors), as the golden.
+template <class Input, class Indices>
+GoldenCall gather(const Input& input, const Indices& indices, const GatherParams& params, const Options& options = {}) {
+  return GoldenCall(
+      "Gather", input, gather_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_gather(input, indices, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_gather(input, indices, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
+/// GatherElements, as the golden.
+template <class Input, class Indices>
+GoldenCall gather_elements(const Input& input, const Indices& indices, const GatherElementsParams& params,
+                           const Options& options = {}) {
+  return GoldenCall(
+      "GatherElements", input,
+      gather_elements_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_gather_elements(input, indices, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_gather_elements(input, indices, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
+/// GatherND, as the golden.
+template <class Input, class Indices>
+GoldenCall gather_nd(const Input& input, const Indices& indices, const GatherNDParams& params,
+                     const Options& options = {}) {
+  return GoldenCall(
+      "GatherND", input, gather_nd_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_gather_nd(input, indices, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_gather_nd(input, indices, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
+/// GatherND1, as the golden.
+template <class Input, class Indices>
+GoldenCall gather_nd1(const Input& input, const Indices& indices, const GatherND1Params& params,
+                      const Options& options = {}) {
+  return GoldenCall(
+      "GatherND1", input, gather_nd1_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_gather_nd1(input, indices, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_gather_nd1(input, indices, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
+/// Scatter (ScatterElements), as the golden.
+template <class Input, class Indices, class Updates>
+GoldenCall scatter(const Input& input, const Indices& indices, const Updates& updates, const ScatterParams& params,
+                   const Options& options = {}) {
+  return GoldenCall(
+      "Scatter", input,
+      scatter_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), internal::sizes_of(updates),
+                           params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_scatter(input, indices, updates, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_scatter(input, indices, updates, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
+/// ScatterND, as the golden.
+template <class Input, class Indices, class Updates>
+GoldenCall scatter_nd(const Input& input, const Indices& indices, const Updates& updates,
+                      const ScatterNDParams& params, const Options& options = {}) {
+  return GoldenCall(
+      "ScatterND", input,
+      scatter_nd_output_sizes(internal::sizes_of(input), internal::sizes_of(indices), internal::sizes_of(updates),
+                              params),
+      [=](unsigned char* d, const Shape& s) {
+        return try_scatter_nd(input, indices, updates, internal::output_like(input, d, s), params, options);
+      },
+      [=](unsigned char* d, const Shape& s, const Shape& at) {
+        return explain_scatter_nd(input, indices, updates, internal::output_like(input, d, s), params, at, options);
+      });
+}
+
 }  // namespace testing
 }  // namespace dmlref
 
@@ -536,5 +712,11 @@ inline ::testing::AssertionResult tensors_near_format(const char* actual_express
   ASSERT_PRED_FORMAT2(::dmlref::testing::tensors_equal_format, actual, expected)
 #define DMLREF_ASSERT_TENSOR_NEAR(actual, expected, tolerance) \
   ASSERT_PRED_FORMAT3(::dmlref::testing::tensors_near_format, actual, expected, tolerance)
+/// Golden comparisons: `actual` against the result of a GoldenCall, mismatches explained.
+///   DMLREF_EXPECT_GOLDEN(out, dmlref::testing::gather(input, indices, params));
+#define DMLREF_EXPECT_GOLDEN(actual, golden_call) \
+  EXPECT_PRED_FORMAT2(::dmlref::testing::golden_format, actual, golden_call)
+#define DMLREF_ASSERT_GOLDEN(actual, golden_call) \
+  ASSERT_PRED_FORMAT2(::dmlref::testing::golden_format, actual, golden_call)
 
 #endif  // DMLREF_GTEST_HPP

@@ -619,163 +619,251 @@ inline Status check_copy(const char* op, const Naming& naming, const Operand& da
 }
 
 // ---- the operators ----
+//
+// Each operator reads and checks its tensors up to its DirectML call in prepare_<op>, which
+// explain.hpp's explanations share; then it makes the call, or ONNX's no-op for empty tensors.
 
-inline Status gather(const TensorDesc& data_desc, const TensorDesc& indices_desc, const MutableTensorDesc& output_desc,
-                     std::int64_t axis, const Options& options) noexcept {
-  constexpr const char* op = "Gather";
+/// One ONNX call's tensors, read and checked, and its DirectML mapping.
+template <class Mapping>
+struct Call {
+  Operand data, indices, updates, output;
+  Mapping m;
+  Naming naming;
+};
+
+/// The DirectML rules of Options that a helper applies itself, since an empty tensor makes no
+/// DirectML call to apply them: valid option values, and under a level no `reduction`.
+inline Status check_directml_options(const char* op, const Options& options,
+                                     Reduction reduction = Reduction::none) noexcept {
   if (Status s = dmlref::detail::check_options(op, options); !s) return s;
-  Operand data, indices, output;
-  if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, output); !s) return s;
-  if (Status s = check_data_types(op, data, indices, nullptr, output); !s) return s;
-  const Result<GatherMapping> mapped = map_gather(op, data.sizes, indices.sizes, axis);
+  if (options.feature_level != 0 && reduction != Reduction::none)
+    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
+  return Status();
+}
+
+inline Status prepare_gather(const TensorDesc& data_desc, const TensorDesc& indices_desc,
+                             const MutableTensorDesc& output_desc, std::int64_t axis,
+                             Call<GatherMapping>& c) noexcept {
+  constexpr const char* op = "Gather";
+  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
+  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
+  const Result<GatherMapping> mapped = map_gather(op, c.data.sizes, c.indices.sizes, axis);
   if (!mapped) return mapped.status();
-  const GatherMapping& m = *mapped;
-  if (Status s = check_same(op, kOutput, m.onnx_output, output.sizes,
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, c.m.onnx_output, c.output.sizes,
                             "ONNX: data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]");
       !s)
     return s;
-  const int D = m.dimension_count;
-  const Naming naming{op, D, data.rank(), indices.rank(), 0, output.rank()};
-  if (m.empty || output.empty()) {
-    const int a = static_cast<int>(m.params.Axis) - (D - data.rank());
-    return check_values(op, naming, indices, D, data, a, false, options.index_policy);
-  }
-  const Padded in(data, D), idx(indices, D), out(output, D);
-  return naming.translate(dmlref::try_gather(in.input(), idx.input(), out.output(), m.params, options));
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
+  return Status();
+}
+
+/// An empty tensor makes Gather a no-op whose index values are still checked.
+inline bool is_noop(const Call<GatherMapping>& c) noexcept { return c.m.empty || c.output.empty(); }
+inline Status check_noop(const Call<GatherMapping>& c, const Options& options) noexcept {
+  const int D = c.m.dimension_count;
+  const int a = static_cast<int>(c.m.params.Axis) - (D - c.data.rank());
+  return check_values(c.naming.op, c.naming, c.indices, D, c.data, a, false, options.index_policy);
+}
+
+inline Status gather(const TensorDesc& data_desc, const TensorDesc& indices_desc, const MutableTensorDesc& output_desc,
+                     std::int64_t axis, const Options& options) noexcept {
+  Call<GatherMapping> c;
+  if (Status s = prepare_gather(data_desc, indices_desc, output_desc, axis, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
+  if (is_noop(c)) return check_noop(c, options);
+  const int D = c.m.dimension_count;
+  const Padded in(c.data, D), idx(c.indices, D), out(c.output, D);
+  return c.naming.translate(dmlref::try_gather(in.input(), idx.input(), out.output(), c.m.params, options));
+}
+
+inline Status prepare_gather_elements(const TensorDesc& data_desc, const TensorDesc& indices_desc,
+                                      const MutableTensorDesc& output_desc, std::int64_t axis,
+                                      Call<GatherElementsMapping>& c) noexcept {
+  constexpr const char* op = "GatherElements";
+  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
+  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
+  const Result<GatherElementsMapping> mapped = map_gather_elements(op, c.data.sizes, c.indices.sizes, axis);
+  if (!mapped) return mapped.status();
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, c.indices.sizes, c.output.sizes, "ONNX: output has the shape of indices");
+      !s)
+    return s;
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
+  return Status();
+}
+
+inline bool is_noop(const Call<GatherElementsMapping>& c) noexcept { return c.m.empty; }
+inline Status check_noop(const Call<GatherElementsMapping>& c, const Options& options) noexcept {
+  return check_values(c.naming.op, c.naming, c.indices, c.m.dimension_count, c.data, static_cast<int>(c.m.params.Axis),
+                      false, options.index_policy);
 }
 
 inline Status gather_elements(const TensorDesc& data_desc, const TensorDesc& indices_desc,
                               const MutableTensorDesc& output_desc, std::int64_t axis,
                               const Options& options) noexcept {
-  constexpr const char* op = "GatherElements";
-  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
-  Operand data, indices, output;
-  if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, output); !s) return s;
-  if (Status s = check_data_types(op, data, indices, nullptr, output); !s) return s;
-  const Result<GatherElementsMapping> mapped = map_gather_elements(op, data.sizes, indices.sizes, axis);
+  Call<GatherElementsMapping> c;
+  if (Status s = prepare_gather_elements(data_desc, indices_desc, output_desc, axis, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
+  if (is_noop(c)) return check_noop(c, options);
+  const int D = c.m.dimension_count;
+  const Padded in(c.data, D, &c.m.input), idx(c.indices, D), out(c.output, D);
+  return c.naming.translate(dmlref::try_gather_elements(in.input(), idx.input(), out.output(), c.m.params, options));
+}
+
+inline Status prepare_gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc,
+                                const MutableTensorDesc& output_desc, std::int64_t batch_dims,
+                                Call<GatherNDMapping>& c) noexcept {
+  constexpr const char* op = "GatherND";
+  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
+  if (Status s = check_data_types(op, c.data, c.indices, nullptr, c.output); !s) return s;
+  const Result<GatherNDMapping> mapped = map_gather_nd(op, c.data.sizes, c.indices.sizes, batch_dims);
   if (!mapped) return mapped.status();
-  const GatherElementsMapping& m = *mapped;
-  if (Status s = check_same(op, kOutput, indices.sizes, output.sizes, "ONNX: output has the shape of indices"); !s)
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, c.m.onnx_output, c.output.sizes,
+                            "ONNX: indices.shape[:-1] ++ data.shape[batch_dims + indices.shape[-1]:]");
+      !s)
     return s;
-  const int D = m.dimension_count;
-  const Naming naming{op, D, data.rank(), indices.rank(), 0, output.rank()};
-  if (m.empty)
-    return check_values(op, naming, indices, D, data, static_cast<int>(m.params.Axis), false,
-                        options.index_policy);
-  const Padded in(data, D, &m.input), idx(indices, D), out(output, D);
-  return naming.translate(dmlref::try_gather_elements(in.input(), idx.input(), out.output(), m.params, options));
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), 0, c.output.rank()};
+  return Status();
+}
+
+inline bool is_noop(const Call<GatherNDMapping>& c) noexcept { return c.m.empty || c.output.empty(); }
+inline Status check_noop(const Call<GatherNDMapping>& c, const Options& options) noexcept {
+  return check_values(c.naming.op, c.naming, c.indices, c.m.dimension_count, c.data,
+                      static_cast<int>(c.m.params.BatchDimensionCount), true, options.index_policy);
 }
 
 inline Status gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc, const MutableTensorDesc& output_desc,
                         std::int64_t batch_dims, const Options& options) noexcept {
-  constexpr const char* op = "GatherND";
-  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
-  Operand data, indices, output;
-  if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, output); !s) return s;
-  if (Status s = check_data_types(op, data, indices, nullptr, output); !s) return s;
-  const Result<GatherNDMapping> mapped = map_gather_nd(op, data.sizes, indices.sizes, batch_dims);
+  Call<GatherNDMapping> c;
+  if (Status s = prepare_gather_nd(data_desc, indices_desc, output_desc, batch_dims, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
+  if (is_noop(c)) return check_noop(c, options);
+  const int D = c.m.dimension_count;
+  const Padded in(c.data, D), idx(c.indices, D), out(c.output, D);
+  if (c.m.params.BatchDimensionCount == 0)
+    return c.naming.translate(dmlref::try_gather_nd(
+        in.input(), idx.input(), out.output(),
+        GatherNDParams{c.m.params.InputDimensionCount, c.m.params.IndicesDimensionCount}, options));
+  return c.naming.translate(dmlref::try_gather_nd1(in.input(), idx.input(), out.output(), c.m.params, options));
+}
+
+inline Status prepare_scatter_elements(const char* op, const TensorDesc& data_desc, const TensorDesc& indices_desc,
+                                       const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
+                                       std::int64_t axis, Reduction reduction, Call<ScatterMapping>& c) noexcept {
+  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
+  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, c.updates); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
+  if (Status s = check_data_types(op, c.data, c.indices, &c.updates, c.output); !s) return s;
+  const Result<ScatterMapping> mapped =
+      map_scatter(op, c.data.sizes, c.indices.sizes, c.updates.sizes, axis, reduction);
   if (!mapped) return mapped.status();
-  const GatherNDMapping& m = *mapped;
-  if (Status s = check_same(op, kOutput, m.onnx_output, output.sizes,
-                            "ONNX: indices.shape[:-1] ++ data.shape[batch_dims + indices.shape[-1]:]");
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, c.data.sizes, c.output.sizes, "ONNX: output has the shape of data"); !s)
+    return s;
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), c.updates.rank(), c.output.rank()};
+  return Status();
+}
+
+/// Indices empty: output = data. Data empty with indices that are not: the axis is empty, so
+/// every index value is out of range.
+inline bool is_noop(const Call<ScatterMapping>& c) noexcept { return c.m.empty; }
+inline Status check_noop(const Call<ScatterMapping>& c, const Options& options) noexcept {
+  const int D = c.m.dimension_count;
+  if (Status s = check_values(c.naming.op, c.naming, c.indices, D, c.data, static_cast<int>(c.m.params.Axis), false,
+                              options.index_policy);
       !s)
     return s;
-  const int D = m.dimension_count;
-  const Naming naming{op, D, data.rank(), indices.rank(), 0, output.rank()};
-  if (m.empty || output.empty())
-    return check_values(op, naming, indices, D, data, static_cast<int>(m.params.BatchDimensionCount), true,
-                        options.index_policy);
-  const Padded in(data, D), idx(indices, D), out(output, D);
-  if (m.params.BatchDimensionCount == 0)
-    return naming.translate(dmlref::try_gather_nd(
-        in.input(), idx.input(), out.output(),
-        GatherNDParams{m.params.InputDimensionCount, m.params.IndicesDimensionCount}, options));
-  return naming.translate(dmlref::try_gather_nd1(in.input(), idx.input(), out.output(), m.params, options));
+  if (c.data.empty()) return Status();
+  return check_copy(c.naming.op, c.naming, c.data, c.output, D, nullptr, nullptr);
 }
 
 inline Status scatter_elements(const char* op, const TensorDesc& data_desc, const TensorDesc& indices_desc,
                                const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
                                std::int64_t axis, Reduction reduction, const Options& options) noexcept {
-  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
-  Operand data, indices, updates, output;
-  if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
-  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, updates); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, output); !s) return s;
-  if (Status s = check_data_types(op, data, indices, &updates, output); !s) return s;
-  const Result<ScatterMapping> mapped = map_scatter(op, data.sizes, indices.sizes, updates.sizes, axis, reduction);
-  if (!mapped) return mapped.status();
-  if (options.feature_level != 0 && reduction != Reduction::none)
-    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
-  const ScatterMapping& m = *mapped;
-  if (Status s = check_same(op, kOutput, data.sizes, output.sizes, "ONNX: output has the shape of data"); !s)
+  Call<ScatterMapping> c;
+  if (Status s = prepare_scatter_elements(op, data_desc, indices_desc, updates_desc, output_desc, axis, reduction, c);
+      !s)
     return s;
+  if (Status s = check_directml_options(op, options, reduction); !s) return s;
+  const ScatterMapping& m = c.m;
   const int D = m.dimension_count;
-  const int a = static_cast<int>(m.params.Axis);
-  const Naming naming{op, D, data.rank(), indices.rank(), updates.rank(), output.rank()};
-  if (m.empty) {
-    // Indices empty: output = data. Data empty with indices that are not: the axis is empty, so
-    // every index value is out of range.
-    if (Status s = check_values(op, naming, indices, D, data, a, false, options.index_policy); !s) return s;
-    if (data.empty()) return Status();
-    if (Status s = check_copy(op, naming, data, output, D, nullptr, nullptr); !s) return s;
-    if (!same_layout(data, output)) copy_elements(data, output, nullptr);
+  if (is_noop(c)) {
+    if (Status s = check_noop(c, options); !s) return s;
+    if (!c.data.empty() && !same_layout(c.data, c.output)) copy_elements(c.data, c.output, nullptr);
     return Status();
   }
-  const Padded idx(indices, D), upd(updates, D);
+  const Padded idx(c.indices, D), upd(c.updates, D);
   if (!m.is_cropped) {
-    const Padded in(data, D), out(output, D);
-    return naming.translate(dmlref::try_scatter(in.input(), idx.input(), upd.input(), out.output(), m.params, options));
+    const Padded in(c.data, D), out(c.output, D);
+    return c.naming.translate(
+        dmlref::try_scatter(in.input(), idx.input(), upd.input(), out.output(), m.params, options));
   }
   // Indices smaller than data off the axis: the DirectML call scatters into output cropped to the
   // indices (reading data cropped alike, or in place), then the rest of data is copied. Everything
   // the call does not check about the full tensors is checked first, so a failure writes nothing.
-  const bool in_place = same_layout(data, output);
-  if (Status s = check_copy(op, naming, data, output, D, &indices, &updates); !s) return s;
-  const Padded in(in_place ? output : data, D, &m.cropped), out(output, D, &m.cropped);
-  if (Status s = naming.translate(
+  const bool in_place = same_layout(c.data, c.output);
+  if (Status s = check_copy(op, c.naming, c.data, c.output, D, &c.indices, &c.updates); !s) return s;
+  const Padded in(in_place ? c.output : c.data, D, &m.cropped), out(c.output, D, &m.cropped);
+  if (Status s = c.naming.translate(
           dmlref::try_scatter(in.input(), idx.input(), upd.input(), out.output(), m.params, options));
       !s)
     return s;
-  if (!in_place) copy_elements(data, output, &m.cropped);
+  if (!in_place) copy_elements(c.data, c.output, &m.cropped);
   return Status();
+}
+
+inline Status prepare_scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc,
+                                 const TensorDesc& updates_desc, const MutableTensorDesc& output_desc,
+                                 Reduction reduction, Call<ScatterNDMapping>& c) noexcept {
+  constexpr const char* op = "ScatterND";
+  if (Status s = read(op, kData, "InputTensor", data_desc, c.data); !s) return s;
+  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, c.indices); !s) return s;
+  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, c.updates); !s) return s;
+  if (Status s = read(op, kOutput, "OutputTensor", output_desc, c.output); !s) return s;
+  if (Status s = check_data_types(op, c.data, c.indices, &c.updates, c.output); !s) return s;
+  const Result<ScatterNDMapping> mapped =
+      map_scatter_nd(op, c.data.sizes, c.indices.sizes, &c.updates.sizes, reduction);
+  if (!mapped) return mapped.status();
+  c.m = *mapped;
+  if (Status s = check_same(op, kOutput, c.data.sizes, c.output.sizes, "ONNX: output has the shape of data"); !s)
+    return s;
+  c.naming = Naming{op, c.m.dimension_count, c.data.rank(), c.indices.rank(), c.updates.rank(), c.output.rank()};
+  return Status();
+}
+
+/// No update element: output = data, after checking the tuples (if any) against data.
+inline bool is_noop(const Call<ScatterNDMapping>& c) noexcept { return c.m.empty; }
+inline Status check_noop(const Call<ScatterNDMapping>& c, const Options& options) noexcept {
+  const int D = c.m.dimension_count;
+  if (Status s = check_values(c.naming.op, c.naming, c.indices, D, c.data, 0, true, options.index_policy); !s)
+    return s;
+  if (c.data.empty()) return Status();
+  return check_copy(c.naming.op, c.naming, c.data, c.output, D, nullptr, nullptr);
 }
 
 inline Status scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_desc, const TensorDesc& updates_desc,
                          const MutableTensorDesc& output_desc, Reduction reduction, const Options& options) noexcept {
-  constexpr const char* op = "ScatterND";
-  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
-  Operand data, indices, updates, output;
-  if (Status s = read(op, kData, "InputTensor", data_desc, data); !s) return s;
-  if (Status s = read(op, kIndices, "IndicesTensor", indices_desc, indices); !s) return s;
-  if (Status s = read(op, kUpdates, "UpdatesTensor", updates_desc, updates); !s) return s;
-  if (Status s = read(op, kOutput, "OutputTensor", output_desc, output); !s) return s;
-  if (Status s = check_data_types(op, data, indices, &updates, output); !s) return s;
-  const Result<ScatterNDMapping> mapped = map_scatter_nd(op, data.sizes, indices.sizes, &updates.sizes, reduction);
-  if (!mapped) return mapped.status();
-  if (options.feature_level != 0 && reduction != Reduction::none)
-    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
-  const ScatterNDMapping& m = *mapped;
-  if (Status s = check_same(op, kOutput, data.sizes, output.sizes, "ONNX: output has the shape of data"); !s)
-    return s;
-  const int D = m.dimension_count;
-  const Naming naming{op, D, data.rank(), indices.rank(), updates.rank(), output.rank()};
-  if (m.empty) {
-    // No update element: output = data, after checking the tuples (if any) against data.
-    if (Status s = check_values(op, naming, indices, D, data, 0, true, options.index_policy); !s) return s;
-    if (data.empty()) return Status();
-    if (Status s = check_copy(op, naming, data, output, D, nullptr, nullptr); !s) return s;
-    if (!same_layout(data, output)) copy_elements(data, output, nullptr);
+  Call<ScatterNDMapping> c;
+  if (Status s = prepare_scatter_nd(data_desc, indices_desc, updates_desc, output_desc, reduction, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options, reduction); !s) return s;
+  if (is_noop(c)) {
+    if (Status s = check_noop(c, options); !s) return s;
+    if (!c.data.empty() && !same_layout(c.data, c.output)) copy_elements(c.data, c.output, nullptr);
     return Status();
   }
-  const Padded in(data, D), idx(indices, D), upd(updates, D), out(output, D);
-  return naming.translate(dmlref::try_scatter_nd(in.input(), idx.input(), upd.input(), out.output(), m.params, options));
+  const int D = c.m.dimension_count;
+  const Padded in(c.data, D), idx(c.indices, D), upd(c.updates, D), out(c.output, D);
+  return c.naming.translate(
+      dmlref::try_scatter_nd(in.input(), idx.input(), upd.input(), out.output(), c.m.params, options));
 }
 
 }  // namespace detail

@@ -34,6 +34,7 @@ enum class ErrorCode : std::uint8_t {
   overlapping_tensors,      ///< the output shares memory with an input (other than in place)
   overflow,                 ///< an element count, byte size or offset does not fit in 64 bits
   out_of_memory,            ///< the opt-in collision check could not allocate its bitmap
+  coordinate_out_of_range,  ///< explain.hpp: the coordinate asked about is not one of the output's
   feature_level_too_low,    ///< Options::feature_level lacks the operator, a DimensionCount or a DataType
   unsupported,              ///< something DirectML has at no feature level, or dmlref does not implement
   misaligned,               ///< binding rules: data not aligned to max(16, GuaranteedBaseOffsetAlignment)
@@ -58,6 +59,7 @@ constexpr const char* name(ErrorCode code) noexcept {
     case ErrorCode::overlapping_tensors: return "overlapping_tensors";
     case ErrorCode::overflow: return "overflow";
     case ErrorCode::out_of_memory: return "out_of_memory";
+    case ErrorCode::coordinate_out_of_range: return "coordinate_out_of_range";
     case ErrorCode::feature_level_too_low: return "feature_level_too_low";
     case ErrorCode::unsupported: return "unsupported";
     case ErrorCode::misaligned: return "misaligned";
@@ -135,7 +137,8 @@ struct Error {
   ErrorValue actual;
   const char* rule = "";    ///< why the expected value is expected (a short clause), if useful
   Shape position;     ///< index errors: where the value sits in IndicesTensor;
-                            ///< collisions: the later update's coordinate in UpdatesTensor
+                            ///< collisions: the later update's coordinate in UpdatesTensor;
+                            ///< coordinate_out_of_range: the coordinate asked about
   // Index and collision errors: the dimension the index addresses, or the output element written.
   const char* target_tensor = "";
   int target_dimension = -1;
@@ -175,6 +178,11 @@ struct Error {
              " writes " + target_tensor + " element " +
              ErrorValue::braced(target_position, '[', ']') +
              ", which an earlier update already wrote (collision check is on)";
+    }
+    if (code == ErrorCode::coordinate_out_of_range) {
+      const std::string entry = field_index >= 0 ? "entry " + std::to_string(field_index) : std::string("length");
+      return where + "coordinate " + ErrorValue::braced(position, '[', ']') + " is not an element of " + tensor +
+             ": its " + entry + " must be " + expected.to_string() + ", but is " + actual.to_string();
     }
     if (code == ErrorCode::feature_level_too_low) {
       // "IndicesTensor.DataType INT64 needs DML_FEATURE_LEVEL_3_0 (feature_level is 2_1)"
