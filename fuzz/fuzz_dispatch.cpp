@@ -13,7 +13,8 @@
 //   - not crash, and raise no sanitizer report (ASan, UBSan: see fuzz/CMakeLists.txt);
 //   - leave every guard byte intact, and every buffer unchanged when it fails;
 //   - on success, leave every buffer exactly (bit for bit, padding included) as the naive oracle
-//     of tests/support/oracle.hpp does on copies of the same buffers;
+//     of tests/support/oracle.hpp does on copies of the same buffers (both run through
+//     tests/support/runner.hpp, as in the tests);
 //   - fail whenever the oracle fails, and vice versa, except that dmlref may be stricter about
 //     output aliasing and overlap (invalid_stride, overlapping_tensors: docs/errors.md,
 //     "Conservative rules"); index and collision errors must be reported as such by both;
@@ -31,11 +32,13 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/executors.hpp"
+#include "support/op.hpp"
 #include "support/oracle.hpp"
+#include "support/runner.hpp"
 
 namespace {
 
@@ -50,10 +53,14 @@ constexpr std::int64_t kMaxWalk = std::int64_t{1} << 20;    ///< index/update el
 constexpr std::int64_t kOracleElements = std::int64_t{1} << 15;  ///< per tensor, for the oracle
 constexpr std::size_t kMaxArray = 16;  ///< longest Sizes/Strides array handed over
 
-enum Op { kGather, kGatherElements, kGatherND, kGatherND1, kScatter, kScatterND, kOps };
-enum Role { kInput, kIndices, kUpdates, kOutput, kRoles };
-const char* const kOpNames[kOps] = {"Gather", "GatherElements", "GatherND", "GatherND1", "Scatter", "ScatterND"};
-const char* const kRoleNames[kRoles] = {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"};
+using harness::is_scatter;
+using harness::kIndices;
+using harness::kInput;
+using harness::kOutput;
+using harness::kRoles;
+using harness::kUpdates;
+using harness::Op;
+using harness::Role;
 
 // ---- decoding ----
 
@@ -177,7 +184,7 @@ struct Buffer {
 unsigned char guard_byte(std::size_t i) { return static_cast<unsigned char>(0x5Au ^ (i * 37u)); }
 
 struct Case {
-  Op op = kGather;
+  Op op = Op::gather;
   int D = 1;
   std::uint32_t attr[3] = {0, 0, 0};
   Tensor t[kRoles];
@@ -191,16 +198,10 @@ struct Case {
   std::string notes;
 };
 
-bool is_scatter(Op op) { return op == kScatter || op == kScatterND; }
-
-std::string text(const Sizes& v) {
-  std::string s = "{";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "}";
-}
+using harness::text;
 
 std::string describe(const Case& c) {
-  std::string s = std::string(kOpNames[c.op]) + " D=" + std::to_string(c.D) + " attributes {" +
+  std::string s = std::string(harness::name(c.op)) + " D=" + std::to_string(c.D) + " attributes {" +
                   std::to_string(c.attr[0]) + ", " + std::to_string(c.attr[1]) + ", " + std::to_string(c.attr[2]) +
                   "} policy " + (c.policy == dmlref::IndexPolicy::clamp ? "clamp" : "error") + " collisions " +
                   (c.check_collisions ? "on" : "off") + " threads " + std::to_string(c.threads) + " executor " +
@@ -209,7 +210,7 @@ std::string describe(const Case& c) {
   for (int r = 0; r < kRoles; ++r) {
     const Tensor& x = c.t[r];
     if (!x.used) continue;
-    s += std::string("  ") + kRoleNames[r] + ": type " + std::to_string(static_cast<std::uint32_t>(x.type)) +
+    s += std::string("  ") + harness::role_name(r) + ": type " + std::to_string(static_cast<std::uint32_t>(x.type)) +
          " count " + std::to_string(x.count) + (x.null_sizes ? " Sizes null" : " sizes " + text(x.sizes)) +
          (x.has_strides ? " strides " + text(x.strides) : " packed") + " buffer " + std::to_string(x.buffer) +
          " +" + std::to_string(x.offset) + (x.null_data ? " Data null" : "") + " total " + std::to_string(x.total) +
@@ -244,7 +245,7 @@ void decode_shapes(Reader& r, Case& c) {
   const bool huge_axis = r.byte() < 24;  // a huge input dimension, broadcast (stride 0), that indices address
   int indexed_dim = -1;
   switch (c.op) {
-    case kGather: {
+    case Op::gather: {
       const int axis = r.byte() % D, P = r.byte() % (D + 1);
       idx = ones(D);
       for (int d = D - P; d < D; ++d) idx[static_cast<std::size_t>(d)] = small_size(r);
@@ -259,21 +260,21 @@ void decode_shapes(Reader& r, Case& c) {
       indexed_dim = axis;
       break;
     }
-    case kGatherElements:
-    case kScatter: {
+    case Op::gather_elements:
+    case Op::scatter: {
       const int axis = r.byte() % D;
       idx = in;
       idx[static_cast<std::size_t>(axis)] = small_size(r);
       c.attr[0] = static_cast<std::uint32_t>(axis);
       indexed_dim = axis;
-      if (c.op == kScatter) upd = idx;
+      if (c.op == Op::scatter) upd = idx;
       break;
     }
-    case kGatherND:
-    case kGatherND1:
-    case kScatterND: {
+    case Op::gather_nd:
+    case Op::gather_nd1:
+    case Op::scatter_nd: {
       const int rr = 1 + r.byte() % D, q = 1 + r.byte() % D;
-      const int B = c.op == kGatherND1 ? r.byte() % std::min(rr, q) : 0;
+      const int B = c.op == Op::gather_nd1 ? r.byte() % std::min(rr, q) : 0;
       const int kmin = std::max(1, q - 1 + rr - B - D);
       const int K = kmin + r.byte() % (rr - B - kmin + 1);
       for (int d = 0; d < D - rr; ++d) in[static_cast<std::size_t>(d)] = 1;
@@ -287,7 +288,6 @@ void decode_shapes(Reader& r, Case& c) {
       indexed_dim = D - rr + B + r.byte() % K;
       break;
     }
-    case kOps: break;
   }
   if (huge_axis) {
     in[static_cast<std::size_t>(indexed_dim)] =
@@ -296,18 +296,17 @@ void decode_shapes(Reader& r, Case& c) {
   }
   // Output (gathers) and updates (ScatterND) by the oracle's shape rule.
   switch (c.op) {
-    case kGather: out = oracle::gather_output_sizes(in, idx, c.attr[0], c.attr[1]).value_or(in); break;
-    case kGatherElements: out = idx; break;
-    case kGatherND:
-    case kGatherND1:
+    case Op::gather: out = oracle::gather_output_sizes(in, idx, c.attr[0], c.attr[1]).value_or(in); break;
+    case Op::gather_elements: out = idx; break;
+    case Op::gather_nd:
+    case Op::gather_nd1:
       out = oracle::gather_nd1_output_sizes(in, idx, c.attr[0], c.attr[1], c.attr[2]).value_or(in);
       break;
-    case kScatter: out = in; break;
-    case kScatterND:
+    case Op::scatter: out = in; break;
+    case Op::scatter_nd:
       upd = oracle::scatter_nd_updates_sizes(in, idx, c.attr[0], c.attr[1]).value_or(idx);
       out = in;
       break;
-    case kOps: break;
   }
   set_shape(c.t[kInput], in);
   set_shape(c.t[kIndices], idx);
@@ -330,16 +329,7 @@ void decode_types(Reader& r, Case& c) {
   c.t[kIndices].type = index_type(r);
 }
 
-/// Row-major strides, wrapping like dmlref's on absurd sizes.
-Sizes packed_strides(const Sizes& sizes) {
-  Sizes s(sizes.size(), 1);
-  std::uint64_t stride = 1;
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    s[d] = static_cast<std::int64_t>(stride);
-    stride *= static_cast<std::uint64_t>(sizes[d]);
-  }
-  return s;
-}
+using harness::packed_strides;
 
 /// Strides over `order` (outermost first), innermost pitch `pitch`, each next one `pad` wider.
 Sizes nested_strides(const Sizes& sizes, const std::vector<int>& order, std::int64_t pitch, std::int64_t pad) {
@@ -559,26 +549,25 @@ bool signed_index(DataType t) { return t == DataType::INT32 || t == DataType::IN
 
 /// The size of the dimension the index at coordinate j addresses (1 if the shapes say nothing sane).
 std::int64_t target_size(const Case& c, const Sizes& j) {
-  const Tensor& in = c.t[c.op == kScatter ? kOutput : kInput];
+  const Tensor& in = c.t[c.op == Op::scatter ? kOutput : kInput];
   const std::size_t D = in.sizes.size();
   std::int64_t n = 1;
   switch (c.op) {
-    case kGather:
-    case kGatherElements:
-    case kScatter:
+    case Op::gather:
+    case Op::gather_elements:
+    case Op::scatter:
       if (c.attr[0] < D) n = in.sizes[c.attr[0]];
       break;
-    case kGatherND:
-    case kGatherND1:
-    case kScatterND: {
-      const std::uint64_t rr = c.attr[0], B = c.op == kGatherND1 ? c.attr[2] : 0;
+    case Op::gather_nd:
+    case Op::gather_nd1:
+    case Op::scatter_nd: {
+      const std::uint64_t rr = c.attr[0], B = c.op == Op::gather_nd1 ? c.attr[2] : 0;
       if (!j.empty() && rr <= D) {
         const std::uint64_t d = D - rr + B + static_cast<std::uint64_t>(j.back());
         if (d < D) n = in.sizes[d];
       }
       break;
     }
-    case kOps: break;
   }
   return n >= 1 ? n : 1;
 }
@@ -651,8 +640,8 @@ void fill(Reader& r, Case& c) {
     if (m >= 240) v = g.next();                                          // raw bits
     else if (m >= 200 && g.chance(30)) v = invalid_index(g, n, x.type);  // wild
     else if (m >= 160 && k == bad_one) v = invalid_index(g, n, x.type);  // one out of range
-    else if (distinct && c.op == kScatter && c.attr[0] < D) v = static_cast<std::uint64_t>(j[c.attr[0]] % n);
-    else if (distinct && c.op == kScatterND) {
+    else if (distinct && c.op == Op::scatter && c.attr[0] < D) v = static_cast<std::uint64_t>(j[c.attr[0]] % n);
+    else if (distinct && c.op == Op::scatter_nd) {
       std::int64_t tuple = 0;  // the tuple's number, spread over the addressed dimension
       for (std::size_t d = 0; d + 1 < D; ++d) tuple = tuple * x.sizes[d] + j[d];
       v = static_cast<std::uint64_t>((tuple * 7 + j.back() * 3) % n);
@@ -677,193 +666,65 @@ void decode_options(Reader& r, Case& c) {
   }
 }
 
-// ---- executors ----
-
-/// Runs the tasks one after another, last first.
-class ReverseExecutor final : public dmlref::Executor {
- public:
-  explicit ReverseExecutor(int concurrency) : concurrency_(concurrency) {}
-  void run(int count, void (*task)(void*, int), void* context) noexcept override {
-    for (int i = count; i-- > 0;) task(context, i);
-  }
-  int concurrency() const noexcept override { return concurrency_; }
-
- private:
-  int concurrency_;
-};
-
-/// Runs every task on a thread of its own.
-class SpawnExecutor final : public dmlref::Executor {
- public:
-  void run(int count, void (*task)(void*, int), void* context) noexcept override {
-    std::vector<std::thread> threads;
-    for (int i = 0; i < count; ++i) threads.emplace_back(task, context, i);
-    for (std::thread& t : threads) t.join();
-  }
-  int concurrency() const noexcept override { return 2; }
-};
-
 // ---- the calls ----
 
-struct Descs {
-  dmlref::TensorDesc in, idx, upd;
-  dmlref::MutableTensorDesc out;
-};
-
-template <class Desc>
-Desc make_desc(const Tensor& x, std::vector<Buffer>& buffers) {
-  Desc d;
-  d.DataType = x.type;
-  d.DimensionCount = x.count;
-  d.Sizes = x.null_sizes ? nullptr : x.sizes.data();
-  d.Strides = x.has_strides ? x.strides.data() : nullptr;
-  d.TotalTensorSizeInBytes = x.total;
-  d.Data = x.null_data ? nullptr : buffers[static_cast<std::size_t>(x.buffer)].data() + x.offset;
-  return d;
+/// The decoded call over `buffers`, for the runner. Sizes and Strides are fresh copies, exactly as
+/// long as they are (so that ASan reports any read past them): `arrays` keeps them.
+harness::Call to_call(const Case& c, std::vector<Buffer>& buffers, std::vector<Sizes>& arrays) {
+  harness::Call call;
+  call.op = c.op;
+  for (int k = 0; k < 3; ++k) call.attr[k] = c.attr[k];
+  call.reduction = static_cast<dmlref::Reduction>(c.reduction);
+  call.options.index_policy = c.policy;
+  call.options.check_collisions = c.check_collisions;
+  call.options.threads = c.threads;
+  arrays.assign(2 * kRoles, Sizes());
+  for (int role = 0; role < kRoles; ++role) {
+    const Tensor& x = c.t[role];
+    if (!x.used) continue;
+    arrays[2 * role] = x.sizes;
+    arrays[2 * role + 1] = x.strides;
+    call.t[role] = {x.type, x.count, x.null_sizes ? nullptr : arrays[2 * role].data(),
+                    x.has_strides ? arrays[2 * role + 1].data() : nullptr, x.total,
+                    x.null_data ? nullptr : buffers[static_cast<std::size_t>(x.buffer)].data() + x.offset};
+  }
+  return call;
 }
 
 dmlref::Status call_library(const Case& c, std::vector<Buffer>& buffers, bool sequential = false) {
-  // Fresh copies of the Sizes/Strides arrays, exactly as long as they are (so that ASan reports
-  // any read past them).
-  std::vector<std::int64_t> sizes[kRoles], strides[kRoles];
-  auto desc = [&](int role, auto d) {
-    const Tensor& x = c.t[role];
-    if (!x.used) return d;
-    sizes[role] = x.sizes;
-    strides[role] = x.strides;
-    d = make_desc<decltype(d)>(x, buffers);
-    if (!x.null_sizes) d.Sizes = sizes[role].data();
-    if (x.has_strides) d.Strides = strides[role].data();
-    return d;
-  };
-  const dmlref::TensorDesc in = desc(kInput, dmlref::TensorDesc{});
-  const dmlref::TensorDesc idx = desc(kIndices, dmlref::TensorDesc{});
-  const dmlref::TensorDesc upd = desc(kUpdates, dmlref::TensorDesc{});
-  const dmlref::MutableTensorDesc out = desc(kOutput, dmlref::MutableTensorDesc{});
-
-  ReverseExecutor reverse2(2), reverse1(1);
-  SpawnExecutor spawn;
-  dmlref::Options options;
-  options.index_policy = c.policy;
-  options.check_collisions = c.check_collisions;
-  options.threads = sequential ? 1 : c.threads;
-  options.executor = sequential ? nullptr
-                     : c.executor == 1 ? static_cast<dmlref::Executor*>(&reverse2)
-                     : c.executor == 2 ? static_cast<dmlref::Executor*>(&spawn)
-                     : c.executor == 3 ? static_cast<dmlref::Executor*>(&reverse1)
-                                       : nullptr;
-  const std::uint32_t* a = c.attr;
-  switch (c.op) {
-    case kGather: return dmlref::try_gather(in, idx, out, {a[0], a[1]}, options);
-    case kGatherElements: return dmlref::try_gather_elements(in, idx, out, {a[0]}, options);
-    case kGatherND: return dmlref::try_gather_nd(in, idx, out, {a[0], a[1]}, options);
-    case kGatherND1: return dmlref::try_gather_nd1(in, idx, out, {a[0], a[1], a[2]}, options);
-    case kScatter: {
-      dmlref::ScatterParams p;
-      p.Axis = a[0];
-      p.Reduction = static_cast<dmlref::Reduction>(c.reduction);
-      return dmlref::try_scatter(in, idx, upd, out, p, options);
-    }
-    case kScatterND: {
-      dmlref::ScatterNDParams p;
-      p.InputDimensionCount = a[0];
-      p.IndicesDimensionCount = a[1];
-      p.Reduction = static_cast<dmlref::Reduction>(c.reduction);
-      return dmlref::try_scatter_nd(in, idx, upd, out, p, options);
-    }
-    case kOps: break;
-  }
-  return dmlref::Status();
-}
-
-oracle::IndexKind kind_of(DataType t) {
-  if (t == DataType::INT32) return oracle::IndexKind::i32;
-  if (t == DataType::INT64) return oracle::IndexKind::i64;
-  if (t == DataType::UINT64) return oracle::IndexKind::u64;
-  return oracle::IndexKind::u32;
+  std::vector<Sizes> arrays;
+  harness::Call call = to_call(c, buffers, arrays);
+  executors::Reverse reverse2(2), reverse1(1);
+  executors::Spawn spawn(2);
+  call.options.threads = sequential ? 1 : c.threads;
+  call.options.executor = sequential ? nullptr
+                          : c.executor == 1 ? static_cast<dmlref::Executor*>(&reverse2)
+                          : c.executor == 2 ? static_cast<dmlref::Executor*>(&spawn)
+                          : c.executor == 3 ? static_cast<dmlref::Executor*>(&reverse1)
+                                            : nullptr;
+  return harness::run_dispatch(call);
 }
 
 /// The oracle knows no reductions: with one, it only validates (collisions do not apply).
 oracle::Result call_oracle(const Case& c, std::vector<Buffer>& buffers) {
-  const bool collisions = c.check_collisions && c.reduction == 0;
-  auto data = [&](int role) -> unsigned char* {
-    const Tensor& x = c.t[role];
-    return x.null_data ? nullptr : buffers[static_cast<std::size_t>(x.buffer)].data() + x.offset;
-  };
-  auto strides = [&](int role) { return c.t[role].has_strides ? c.t[role].strides : packed_strides(c.t[role].sizes); };
-  auto tensor = [&](int role) {
-    return oracle::Tensor{data(role), dmlref::element_size(c.t[role].type), c.t[role].sizes, strides(role)};
-  };
-  const oracle::Indices idx{data(kIndices), kind_of(c.t[kIndices].type), c.t[kIndices].sizes, strides(kIndices)};
-  const oracle::Output out{data(kOutput), dmlref::element_size(c.t[kOutput].type), c.t[kOutput].sizes,
-                           strides(kOutput)};
-  const oracle::Policy policy = c.policy == dmlref::IndexPolicy::clamp ? oracle::Policy::clamp : oracle::Policy::error;
-  const std::uint32_t* a = c.attr;
-  switch (c.op) {
-    case kGather: return oracle::gather(tensor(kInput), idx, out, a[0], a[1], policy);
-    case kGatherElements: return oracle::gather_elements(tensor(kInput), idx, out, a[0], policy);
-    case kGatherND: return oracle::gather_nd(tensor(kInput), idx, out, a[0], a[1], policy);
-    case kGatherND1: return oracle::gather_nd1(tensor(kInput), idx, out, a[0], a[1], a[2], policy);
-    case kScatter:
-      return oracle::scatter(tensor(kInput), idx, tensor(kUpdates), out, a[0], policy, collisions);
-    case kScatterND:
-      return oracle::scatter_nd(tensor(kInput), idx, tensor(kUpdates), out, a[0], a[1], policy, collisions);
-    case kOps: break;
-  }
-  return {false, "no operator"};
+  std::vector<Sizes> arrays;
+  return harness::run_oracle(to_call(c, buffers, arrays));
 }
 
 // ---- the shape helpers ----
 
-dmlref::Shape shape(const Sizes& s) { return dmlref::Shape::from(s.data(), s.size()); }
-
-void check_shape_helpers(const Case& c) {
+void check_shape_helpers(Case& c) {
   for (int role = 0; role < kRoles; ++role)
     if (c.t[role].used && (!c.t[role].arrays_exact() || c.t[role].elements < 0)) return;
-  const Sizes& in = c.t[kInput].sizes;
-  const Sizes& idx = c.t[kIndices].sizes;
-  const std::uint32_t* a = c.attr;
-  dmlref::Result<dmlref::Shape> lib = dmlref::Shape();
-  std::optional<Sizes> want;
-  switch (c.op) {
-    case kGather:
-      lib = dmlref::gather_output_sizes(shape(in), shape(idx), {a[0], a[1]});
-      want = oracle::gather_output_sizes(in, idx, a[0], a[1]);
-      break;
-    case kGatherElements:
-      lib = dmlref::gather_elements_output_sizes(shape(in), shape(idx), {a[0]});
-      want = oracle::gather_elements_output_sizes(in, idx, a[0]);
-      break;
-    case kGatherND:
-      lib = dmlref::gather_nd_output_sizes(shape(in), shape(idx), {a[0], a[1]});
-      want = oracle::gather_nd_output_sizes(in, idx, a[0], a[1]);
-      break;
-    case kGatherND1:
-      lib = dmlref::gather_nd1_output_sizes(shape(in), shape(idx), {a[0], a[1], a[2]});
-      want = oracle::gather_nd1_output_sizes(in, idx, a[0], a[1], a[2]);
-      break;
-    case kScatter: {
-      dmlref::ScatterParams p;
-      p.Axis = a[0];
-      lib = dmlref::scatter_output_sizes(shape(in), shape(idx), shape(c.t[kUpdates].sizes), p);
-      want = oracle::scatter_output_sizes(in, idx, c.t[kUpdates].sizes, a[0]);
-      break;
-    }
-    case kScatterND: {
-      dmlref::ScatterNDParams p;
-      p.InputDimensionCount = a[0];
-      p.IndicesDimensionCount = a[1];
-      lib = dmlref::scatter_nd_output_sizes(shape(in), shape(idx), shape(c.t[kUpdates].sizes), p);
-      want = oracle::scatter_nd_output_sizes(in, idx, c.t[kUpdates].sizes, a[0], a[1]);
-      break;
-    }
-    case kOps: break;
-  }
+  std::vector<Sizes> arrays;
+  const harness::Call call = to_call(c, c.buffers, arrays);
+  const dmlref::Result<dmlref::Shape> lib = harness::output_sizes(call);
+  const std::optional<Sizes> want = harness::oracle_output_sizes(call);
   if (lib.ok() != want.has_value())
     fail(c, std::string("shape helper disagrees with the oracle: dmlref ") +
                 (lib.ok() ? "gives " + dmlref::ErrorValue::braced(*lib) : "says " + lib.status().message()) +
                 ", the oracle " + (want ? "gives " + text(*want) : "finds no sizes"));
-  if (lib.ok() && shape(*want) != *lib)
+  if (lib.ok() && dmlref::Shape::from(want->data(), want->size()) != *lib)
     fail(c, "shape helper gives " + dmlref::ErrorValue::braced(*lib) + ", the oracle " + text(*want));
 }
 
@@ -874,7 +735,7 @@ bool contains(const std::string& s, const char* what) { return s.find(what) != s
 int run_one(const std::uint8_t* data, std::size_t size) {
   Reader r(data, size);
   Case c;
-  c.op = static_cast<Op>(r.byte() % kOps);
+  c.op = harness::all_ops[r.byte() % 6];
   decode_options(r, c);
   decode_shapes(r, c);
   decode_types(r, c);
@@ -896,7 +757,7 @@ int run_one(const std::uint8_t* data, std::size_t size) {
   std::vector<Buffer> before = c.buffers;
   const dmlref::Status status = call_library(c, c.buffers);
   const std::string message = status.ok() ? std::string() : status.message();  // exercises the formatting
-  if (!status.ok() && std::string(status.error().op) != kOpNames[c.op] && status.code() != ErrorCode::ok)
+  if (!status.ok() && std::string(status.error().op) != harness::name(c.op) && status.code() != ErrorCode::ok)
     fail(c, std::string("the error names operator '") + status.error().op + "': " + message);
 
   // Guard bytes of every buffer, always.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # ci-step: clang++ 14, ThreadSanitizer: the thread and executor tests
 #
-# The `tsan` preset builds the test executable from test_random.cpp alone, with -fsanitize=thread,
-# and its test preset runs (GTEST_FILTER, two shards) the tests whose names contain "Thread"
-# (ThreadsAndExecutorsMatchSequentialOracle for every operator: the default pool, a reversing
-# executor and a thread-per-task executor).
+# The `tsan` preset builds the test executable from tests/kernels/test_threads.cpp alone, with
+# -fsanitize=thread, and its test preset runs (GTEST_FILTER, two shards) the tests whose names
+# contain "Thread" (ThreadsAndExecutorsMatchSequentialOracle for every operator: the default pool,
+# a reversing executor and a thread-per-task executor; ScatterThreads).
 # halt_on_error=1: the first report fails the test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."

@@ -32,7 +32,7 @@ import dmlref
 
 package = os.path.dirname(dmlref.__file__)
 assert package.startswith(os.environ["VENV"]), package
-for name in ("__init__.pyi", "onnx.pyi", "py.typed"):
+for name in ("__init__.pyi", "onnx.pyi", "testing.pyi", "_provenance.pyi", "py.typed"):
     assert os.path.exists(os.path.join(package, name)), name
 table = np.arange(12, dtype=np.float16).reshape(3, 4)
 out = dmlref.gather(table, np.array([[2, -1, 0]], dtype=np.int64), 0)
@@ -44,5 +44,11 @@ except dmlref.IndexOutOfRangeError as e:
     assert e.code == "index_out_of_range" and e.position == (0, 0), e
 else:
     raise AssertionError("an out-of-range index was accepted")
-print("dmlref %s installed in %s: gather, onnx.gather and IndexOutOfRangeError as expected" % (dmlref.__version__, package))
+# explain_* builds its result from dmlref/_provenance.py, which the install must have brought.
+p = dmlref.explain_gather(table, np.array([2]), at=(0, 1))
+assert str(p) == "output[0,1] = 9 (0x4880) = input[2,1], from indices[0,0] = 2 → 2 (Axis 0)", str(p)
+from dmlref.testing import assert_golden
+assert_golden(out, "gather", table, np.array([[2, -1, 0]], dtype=np.int64), 0)
+print("dmlref %s installed in %s: gather, onnx.gather, IndexOutOfRangeError, explain_gather and assert_golden "
+      "as expected" % (dmlref.__version__, package))
 PY

@@ -1,8 +1,10 @@
 """Type stubs of dmlref (docs/python.md)."""
 
-from typing import Any, Literal, Optional, Tuple
+from typing import Any, Literal, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import onnx as onnx
+from . import testing as testing
+from ._provenance import IndexRead as IndexRead, Provenance as Provenance, Update as Update
 
 __version__: str
 
@@ -10,6 +12,8 @@ IndexPolicy = Literal["error", "clamp"]
 Reduction = Literal["none", "add", "mul", "max", "min"]
 # numpy arrays, torch tensors (any __dlpack__ object), or anything numpy.asarray takes (inputs).
 ArrayLike = Any
+# An output coordinate for explain_*: ints in the call's rank (an int alone for a 1-D output).
+Coordinate = Union[Sequence[SupportsIndex], SupportsIndex]
 
 class Error(ValueError):
     """An operator rejected its arguments; nothing was written. Absent fields are None."""
@@ -30,6 +34,8 @@ class Error(ValueError):
 
 class IndexOutOfRangeError(Error, IndexError):
     """An index value outside its dimension (code 'index_out_of_range')."""
+
+# An explain_* coordinate outside the output raises Error with code 'coordinate_out_of_range'.
 
 def gather(
     input: ArrayLike,
@@ -121,3 +127,96 @@ def scatter_nd(
     reduction: Reduction = "none",
 ) -> Any:
     """DML_OPERATOR_SCATTER_ND; out=input is in place."""
+
+# ---- explanations (docs/explain.md): the operator's arguments, `at` instead of `out` ----
+
+def explain_gather(
+    input: ArrayLike,
+    indices: ArrayLike,
+    axis: int = 0,
+    index_dimensions: Optional[int] = None,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` (padded rank D) of gather(...) comes from."""
+
+def explain_gather_elements(
+    input: ArrayLike,
+    indices: ArrayLike,
+    axis: int = 0,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather_elements(...) comes from."""
+
+def explain_gather_nd(
+    input: ArrayLike,
+    indices: ArrayLike,
+    input_dimension_count: Optional[int] = None,
+    indices_dimension_count: Optional[int] = None,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather_nd(...) comes from."""
+
+def explain_gather_nd1(
+    input: ArrayLike,
+    indices: ArrayLike,
+    input_dimension_count: Optional[int] = None,
+    indices_dimension_count: Optional[int] = None,
+    batch_dimension_count: int = 0,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather_nd1(...) comes from."""
+
+def explain_scatter(
+    input: ArrayLike,
+    indices: ArrayLike,
+    updates: ArrayLike,
+    axis: int = 0,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    check_collisions: bool = False,
+    threads: int = 1,
+    reduction: Reduction = "none",
+) -> Provenance:
+    """Where element `at` of scatter(...) comes from: every update that addresses it, in order."""
+
+def explain_scatter_elements(
+    input: ArrayLike,
+    indices: ArrayLike,
+    updates: ArrayLike,
+    axis: int = 0,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    check_collisions: bool = False,
+    threads: int = 1,
+    reduction: Reduction = "none",
+) -> Provenance:
+    """The same as explain_scatter."""
+
+def explain_scatter_nd(
+    input: ArrayLike,
+    indices: ArrayLike,
+    updates: ArrayLike,
+    input_dimension_count: Optional[int] = None,
+    indices_dimension_count: Optional[int] = None,
+    *,
+    at: Coordinate,
+    index_policy: IndexPolicy = "error",
+    check_collisions: bool = False,
+    threads: int = 1,
+    reduction: Reduction = "none",
+) -> Provenance:
+    """Where element `at` of scatter_nd(...) comes from."""

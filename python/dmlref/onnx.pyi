@@ -1,10 +1,14 @@
 """Type stubs of dmlref.onnx (docs/python.md)."""
 
-from typing import Any, Literal
+from typing import Any, Literal, Sequence, SupportsIndex, Union
+
+from ._provenance import Provenance
 
 IndexPolicy = Literal["error", "clamp"]
 Reduction = Literal["none", "add", "mul", "max", "min"]
 ArrayLike = Any
+# An output coordinate for explain_*: ints in the output's natural rank (() for a 0-d output).
+Coordinate = Union[Sequence[SupportsIndex], SupportsIndex]
 
 def gather(
     data: ArrayLike, indices: ArrayLike, axis: int = 0, *, out: Any = None, index_policy: IndexPolicy = "error",
@@ -41,3 +45,41 @@ def scatter_nd(
     index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1,
 ) -> Any:
     """ONNX ScatterND."""
+
+# ---- explanations (docs/explain.md): the function's arguments, `at` instead of `out` ----
+
+def explain_gather(
+    data: ArrayLike, indices: ArrayLike, axis: int = 0, *, at: Coordinate, index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather(...) comes from."""
+
+def explain_gather_elements(
+    data: ArrayLike, indices: ArrayLike, axis: int = 0, *, at: Coordinate, index_policy: IndexPolicy = "error",
+    threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather_elements(...) comes from."""
+
+def explain_gather_nd(
+    data: ArrayLike, indices: ArrayLike, batch_dims: int = 0, *, at: Coordinate,
+    index_policy: IndexPolicy = "error", threads: int = 1,
+) -> Provenance:
+    """Where element `at` of gather_nd(...) comes from."""
+
+def explain_scatter(
+    data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, *, at: Coordinate,
+    index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1,
+) -> Provenance:
+    """Where element `at` of scatter(...) comes from."""
+
+def explain_scatter_elements(
+    data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, reduction: Reduction = "none", *,
+    at: Coordinate, index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1,
+) -> Provenance:
+    """Where element `at` of scatter_elements(...) comes from."""
+
+def explain_scatter_nd(
+    data: ArrayLike, indices: ArrayLike, updates: ArrayLike, reduction: Reduction = "none", *, at: Coordinate,
+    index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1,
+) -> Provenance:
+    """Where element `at` of scatter_nd(...) comes from."""

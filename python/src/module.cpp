@@ -10,6 +10,9 @@
 // stride, or a byte stride that is not a whole number of elements) is copied: an input to a
 // C-contiguous array; an `out=` is computed into a C-contiguous temporary, copied into `out` only
 // after the call succeeded.
+//
+// Each operator has an explain_* twin (dmlref/explain.hpp): the same parsing and checks, `at` in
+// the slot of `out`, and a dmlref._provenance.Provenance instead of an array.
 #define PY_SSIZE_T_CLEAN  // "s#" formats take Py_ssize_t
 #include <pybind11/pybind11.h>
 
@@ -20,11 +23,14 @@
 
 #include <dmlref/dlpack.hpp>
 #include <dmlref/dmlref.hpp>
+#include <dmlref/explain.hpp>
 #include <dmlref/onnx.hpp>
 
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <optional>
 #include <string>
 
 namespace {
@@ -73,7 +79,8 @@ PyObject* int_or_none(long long v, bool present) {
 /// Raises dmlref.Error (or IndexOutOfRangeError) carrying the record; returns nullptr.
 PyObject* raise(const Error& e) {
   const bool index = e.code == ErrorCode::index_out_of_range;
-  const bool located = index || e.code == ErrorCode::scatter_collision;
+  const bool located =
+      index || e.code == ErrorCode::scatter_collision || e.code == ErrorCode::coordinate_out_of_range;
   const std::string message = e.message();
   PyObject* cls = index ? g_index_error : g_error;
   PyObject* exc = PyObject_CallFunction(cls, "s#", message.data(), static_cast<Py_ssize_t>(message.size()));
@@ -695,21 +702,226 @@ PyObject* shape_failure(Call& c, const Status& sizes_status, Run&& run) {
   return raise(s ? sizes_status : s);
 }
 
+// ---- explanations (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+namespace py = pybind11;
+
+// dmlref._provenance's Provenance, IndexRead and Update, imported on the first explanation and
+// kept for the process's life, as g_error is.
+PyObject* g_provenance_type = nullptr;
+PyObject* g_index_read_type = nullptr;
+PyObject* g_update_type = nullptr;
+
+bool load_provenance_types() {
+  if (g_provenance_type != nullptr) return true;
+  PyObject* m = PyImport_ImportModule("dmlref._provenance");
+  if (m == nullptr) return false;
+  PyObject* p = PyObject_GetAttrString(m, "Provenance");
+  PyObject* r = PyObject_GetAttrString(m, "IndexRead");
+  PyObject* u = PyObject_GetAttrString(m, "Update");
+  Py_DECREF(m);
+  if (p == nullptr || r == nullptr || u == nullptr) {
+    Py_XDECREF(p);
+    Py_XDECREF(r);
+    Py_XDECREF(u);
+    return false;
+  }
+  g_provenance_type = p;
+  g_index_read_type = r;
+  g_update_type = u;
+  return true;
+}
+
+/// An explain_* call's `at`: a sequence of ints (an int alone: a 1-D output). Its rank and range
+/// are the explanation's to check (coordinate_out_of_range). False with TypeError set.
+bool read_coordinate(const char* fn, PyObject* value, Shape& at) {
+  at = Shape();
+  if (value == nullptr) {
+    PyErr_Format(PyExc_TypeError, "%s() missing required keyword-only argument 'at' (the output coordinate)", fn);
+    return false;
+  }
+  const bool scalar_array = PyArray_Check(value) && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(value)) == 0;
+  if (!PyBool_Check(value) && (PyLong_Check(value) || scalar_array || (PyIndex_Check(value) && !PySequence_Check(value)))) {
+    long long v = 0;
+    if (!index_value(value, fn, "at", "a tuple of ints", v)) return false;
+    at.push_back(v);
+    return true;
+  }
+  if (PyBool_Check(value) || PyUnicode_Check(value) || PyBytes_Check(value) || PyByteArray_Check(value) ||
+      !PySequence_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "%s(): at must be a tuple of ints (an output coordinate), not %s", fn,
+                 Py_TYPE(value)->tp_name);
+    return false;
+  }
+  PyObject* items = PySequence_Fast(value, "at must be a sequence of ints");
+  if (items == nullptr) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < n; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(items, i);
+    const std::string what = "at[" + std::to_string(i) + "]";
+    long long v = 0;
+    if (PyBool_Check(item)) {
+      PyErr_Format(PyExc_TypeError, "%s(): %s must be an int, not bool", fn, what.c_str());
+      ok = false;
+    } else {
+      ok = index_value(item, fn, what.c_str(), "an int", v);
+      if (ok) at.push_back(v);
+    }
+  }
+  Py_DECREF(items);
+  return ok;
+}
+
+/// An element as a numpy scalar of its type, made from its bits (NaN payloads kept).
+py::object element_scalar(const dmlref::Element& e) {
+  unsigned char bytes[8] = {};
+  switch (dmlref::element_size(e.type)) {
+    case 1: { const auto v = static_cast<std::uint8_t>(e.bits); std::memcpy(bytes, &v, 1); break; }
+    case 2: { const auto v = static_cast<std::uint16_t>(e.bits); std::memcpy(bytes, &v, 2); break; }
+    case 4: { const auto v = static_cast<std::uint32_t>(e.bits); std::memcpy(bytes, &v, 4); break; }
+    default: std::memcpy(bytes, &e.bits, 8); break;
+  }
+  PyArray_Descr* descr = PyArray_DescrFromType(numpy_type(e.type));
+  if (descr == nullptr) throw py::error_already_set();
+  PyObject* scalar = PyArray_Scalar(bytes, descr, nullptr);
+  Py_DECREF(descr);
+  if (scalar == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(scalar);
+}
+
+py::tuple coordinate_tuple(const Shape& s) {
+  py::tuple t(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) t[i] = py::int_(static_cast<long long>(s[static_cast<int>(i)]));
+  return t;
+}
+
+py::tuple index_reads(const std::vector<dmlref::IndexRead>& reads) {
+  py::tuple t(reads.size());
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    const dmlref::IndexRead& r = reads[i];
+    py::dict kw;
+    kw["coordinate"] = coordinate_tuple(r.coordinate);
+    kw["value"] = element_scalar(r.value);
+    kw["value_bits"] = py::int_(static_cast<unsigned long long>(r.value.bits));
+    kw["dimension"] = r.dimension;
+    kw["size"] = py::int_(static_cast<long long>(r.size));
+    kw["position"] = py::int_(static_cast<long long>(r.position));
+    kw["clamped"] = py::bool_(r.clamped);
+    kw["clamped_to"] = r.clamped ? py::object(py::int_(static_cast<long long>(r.clamped_to))) : py::object(py::none());
+    t[i] = py::handle(g_index_read_type)(**kw);
+  }
+  return t;
+}
+
+py::object provenance_object(const dmlref::Provenance& p) {
+  py::tuple updates(p.updates.size());
+  for (std::size_t i = 0; i < p.updates.size(); ++i) {
+    const dmlref::Update& u = p.updates[i];
+    py::dict kw;
+    kw["coordinate"] = coordinate_tuple(u.coordinate);
+    kw["indices"] = index_reads(u.indices);
+    kw["value"] = element_scalar(u.value);
+    kw["value_bits"] = py::int_(static_cast<unsigned long long>(u.value.bits));
+    kw["result"] = element_scalar(u.result);
+    kw["result_bits"] = py::int_(static_cast<unsigned long long>(u.result.bits));
+    updates[i] = py::handle(g_update_type)(**kw);
+  }
+  py::dict kw;
+  kw["op"] = py::str(p.op);
+  kw["onnx"] = py::bool_(p.onnx);
+  kw["scatter"] = py::bool_(p.scatter);
+  kw["tuples"] = py::bool_(p.tuples);
+  kw["output"] = coordinate_tuple(p.output);
+  kw["value"] = element_scalar(p.value);
+  kw["value_bits"] = py::int_(static_cast<unsigned long long>(p.value.bits));
+  kw["source"] = py::str(p.source == dmlref::Source::input ? "input" : "updates");
+  kw["input"] = coordinate_tuple(p.input);
+  kw["input_value"] = element_scalar(p.input_value);
+  kw["input_value_bits"] = py::int_(static_cast<unsigned long long>(p.input_value.bits));
+  kw["indices"] = index_reads(p.indices);
+  kw["reduction"] = py::str(dmlref::name(p.reduction));
+  kw["updates"] = updates;
+  kw["_text"] = py::str(dmlref::to_string(p));
+  kw["_source_text"] = py::str(dmlref::source_text(p));
+  return py::handle(g_provenance_type)(**kw);
+}
+
+/// Runs an explanation without the GIL; returns its Provenance object, or raises its error.
+template <class Explain>
+PyObject* explained(Explain&& explain) {
+  if (!load_provenance_types()) return nullptr;
+  std::optional<dmlref::Result<dmlref::Provenance>> result;
+  bool no_memory = false;
+  Py_BEGIN_ALLOW_THREADS
+  try {
+    result.emplace(explain());
+  } catch (const std::bad_alloc&) {
+    no_memory = true;
+  }
+  Py_END_ALLOW_THREADS
+  if (no_memory) return PyErr_NoMemory();
+  if (!*result) return raise(result->status());
+  try {
+    return provenance_object(**result).release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+    return nullptr;
+  } catch (const std::bad_alloc&) {
+    return PyErr_NoMemory();
+  }
+}
+
+/// dmlref._dmlref._element_text(a): "1.5 (0x3e00)" for the one element of array or scalar `a`, as
+/// explanations and the C++ reports print elements (testing.py's mismatch lines).
+PyObject* py_element_text(PyObject*, PyObject* arg) {
+  PyObject* array = PyArray_FromAny(arg, nullptr, 0, 0, 0, nullptr);
+  if (array == nullptr) return nullptr;
+  Operand o;
+  o.arg = "a";
+  o.hold(array);
+  if (!read_numpy("dmlref._element_text", reinterpret_cast<PyArrayObject*>(array), o)) return nullptr;
+  if (PyArray_SIZE(reinterpret_cast<PyArrayObject*>(array)) != 1) {
+    PyErr_SetString(PyExc_ValueError, "dmlref._element_text(): a must hold one element");
+    return nullptr;
+  }
+  const unsigned char* p = static_cast<const unsigned char*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
+  dmlref::Element e;
+  e.type = o.type;
+  switch (dmlref::element_size(o.type)) {
+    case 1: { std::uint8_t v; std::memcpy(&v, p, 1); e.bits = v; break; }
+    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); e.bits = v; break; }
+    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); e.bits = v; break; }
+    default: std::memcpy(&e.bits, p, 8); break;
+  }
+  const std::string text = dmlref::to_string(e);
+  return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+}
+
 // ---- DirectML convention -------------------------------------------------------------------------
+//
+// Each function serves its operator and, with `explain`, its explain_* twin, whose Signature names
+// `at` where the operator's names `out` (a required keyword-only argument). An explanation never
+// has an out=: it runs on a new, untouched output buffer of the result's sizes.
 
 enum GatherArgs { kGIn, kGIdx, kGAxis, kGIndexDims, kGOut, kGPolicy, kGThreads };
 Signature g_gather{"dmlref.gather", 4, 2,
                    {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads", nullptr}};
+Signature g_explain_gather{"dmlref.explain_gather", 4, 2,
+                           {"input", "indices", "axis", "index_dimensions", "at", "index_policy", "threads", nullptr}};
 
-PyObject* py_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* kwnames) {
   PyObject* v[kMaxParams];
-  if (!g_gather.parse(args, nargs, kwnames, v)) return nullptr;
-  Call c(g_gather.name, "Gather", false);
-  if (!c.read(v[kGIn], v[kGIdx], nullptr, v[kGOut])) return nullptr;
+  if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
+  Call c(sig.name, "Gather", false);
+  if (!c.read(v[kGIn], v[kGIdx], nullptr, explain ? nullptr : v[kGOut])) return nullptr;
   dmlref::GatherParams params;
+  Shape at;
   if (!uint_attribute(v[kGAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
       !uint_attribute(v[kGIndexDims], c.indices.rank, c.fn, c.op, "IndexDimensions", params.IndexDimensions) ||
-      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], c.options))
+      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], c.options) ||
+      (explain && !read_coordinate(c.fn, v[kGOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
   auto run = [&](const dmlref::MutableTensorDesc& o) { return dmlref::try_gather(in, idx, o, params, c.options); };
@@ -721,21 +933,34 @@ PyObject* py_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     return nullptr;
   }
   const dmlref::MutableTensorDesc o = c.out.padded_output();
+  if (explain) return explained([&] { return dmlref::explain_gather(in, idx, o, params, at, c.options); });
   return c.finish([&] { return run(o); });
+}
+
+PyObject* py_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_common(g_gather, false, args, nargs, kwnames);
+}
+PyObject* py_explain_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_common(g_explain_gather, true, args, nargs, kwnames);
 }
 
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
                             {"input", "indices", "axis", "out", "index_policy", "threads", nullptr}};
+Signature g_explain_gather_elements{"dmlref.explain_gather_elements", 3, 2,
+                                    {"input", "indices", "axis", "at", "index_policy", "threads", nullptr}};
 
-PyObject* py_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
+                                 PyObject* kwnames) {
   PyObject* v[kMaxParams];
-  if (!g_gather_elements.parse(args, nargs, kwnames, v)) return nullptr;
-  Call c(g_gather_elements.name, "GatherElements", false);
-  if (!c.read(v[kEIn], v[kEIdx], nullptr, v[kEOut])) return nullptr;
+  if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
+  Call c(sig.name, "GatherElements", false);
+  if (!c.read(v[kEIn], v[kEIdx], nullptr, explain ? nullptr : v[kEOut])) return nullptr;
   dmlref::GatherElementsParams params;
+  Shape at;
   if (!uint_attribute(v[kEAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], c.options))
+      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], c.options) ||
+      (explain && !read_coordinate(c.fn, v[kEOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
   auto run = [&](const dmlref::MutableTensorDesc& o) {
@@ -750,7 +975,15 @@ PyObject* py_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs,
     return nullptr;
   }
   const dmlref::MutableTensorDesc o = c.out.padded_output();
+  if (explain) return explained([&] { return dmlref::explain_gather_elements(in, idx, o, params, at, c.options); });
   return c.finish([&] { return run(o); });
+}
+
+PyObject* py_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_elements_common(g_gather_elements, false, args, nargs, kwnames);
+}
+PyObject* py_explain_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_elements_common(g_explain_gather_elements, true, args, nargs, kwnames);
 }
 
 enum NDArgs { kNIn, kNIdx, kNInputCount, kNIndicesCount, kNBatch, kNOut, kNPolicy, kNThreads };
@@ -760,8 +993,14 @@ Signature g_gather_nd{"dmlref.gather_nd", 4, 2,
 Signature g_gather_nd1{"dmlref.gather_nd1", 5, 2,
                        {"input", "indices", "input_dimension_count", "indices_dimension_count", "batch_dimension_count",
                         "out", "index_policy", "threads", nullptr}};
+Signature g_explain_gather_nd{"dmlref.explain_gather_nd", 4, 2,
+                              {"input", "indices", "input_dimension_count", "indices_dimension_count", "at",
+                               "index_policy", "threads", nullptr}};
+Signature g_explain_gather_nd1{"dmlref.explain_gather_nd1", 5, 2,
+                               {"input", "indices", "input_dimension_count", "indices_dimension_count",
+                                "batch_dimension_count", "at", "index_policy", "threads", nullptr}};
 
-PyObject* gather_nd_common(const Signature& sig, bool nd1, PyObject* const* args, Py_ssize_t nargs,
+PyObject* gather_nd_common(const Signature& sig, bool nd1, bool explain, PyObject* const* args, Py_ssize_t nargs,
                            PyObject* kwnames) {
   PyObject* v[kMaxParams];
   if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
@@ -770,13 +1009,14 @@ PyObject* gather_nd_common(const Signature& sig, bool nd1, PyObject* const* args
   PyObject* policy = v[nd1 ? kNPolicy : kNPolicy - 1];
   PyObject* threads = v[nd1 ? kNThreads : kNThreads - 1];
   Call c(sig.name, nd1 ? "GatherND1" : "GatherND", false);
-  if (!c.read(v[kNIn], v[kNIdx], nullptr, out)) return nullptr;
+  if (!c.read(v[kNIn], v[kNIdx], nullptr, explain ? nullptr : out)) return nullptr;
   dmlref::GatherND1Params params;
+  Shape at;
   if (!uint_attribute(v[kNInputCount], c.input.rank, c.fn, c.op, "InputDimensionCount", params.InputDimensionCount) ||
       !uint_attribute(v[kNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
       (nd1 && !uint_attribute(v[kNBatch], 0, c.fn, c.op, "BatchDimensionCount", params.BatchDimensionCount)) ||
-      !read_options(c.fn, policy, nullptr, threads, c.options))
+      !read_options(c.fn, policy, nullptr, threads, c.options) || (explain && !read_coordinate(c.fn, out, at)))
     return nullptr;
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -794,14 +1034,25 @@ PyObject* gather_nd_common(const Signature& sig, bool nd1, PyObject* const* args
     return nullptr;
   }
   const dmlref::MutableTensorDesc o = c.out.padded_output();
+  if (explain)
+    return explained([&] {
+      return nd1 ? dmlref::explain_gather_nd1(in, idx, o, params, at, c.options)
+                 : dmlref::explain_gather_nd(in, idx, o, nd_params, at, c.options);
+    });
   return c.finish([&] { return run(o); });
 }
 
 PyObject* py_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_gather_nd, false, args, nargs, kwnames);
+  return gather_nd_common(g_gather_nd, false, false, args, nargs, kwnames);
 }
 PyObject* py_gather_nd1(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_gather_nd1, true, args, nargs, kwnames);
+  return gather_nd_common(g_gather_nd1, true, false, args, nargs, kwnames);
+}
+PyObject* py_explain_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_nd_common(g_explain_gather_nd, false, true, args, nargs, kwnames);
+}
+PyObject* py_explain_gather_nd1(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return gather_nd_common(g_explain_gather_nd1, true, true, args, nargs, kwnames);
 }
 
 enum ScatterArgs { kSIn, kSIdx, kSUpd, kSAxis, kSOut, kSPolicy, kSCollisions, kSThreads, kSReduction };
@@ -811,16 +1062,24 @@ Signature g_scatter{"dmlref.scatter", 4, 3,
 Signature g_scatter_elements{"dmlref.scatter_elements", 4, 3,
                              {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions",
                               "threads", "reduction", nullptr}};
+Signature g_explain_scatter{"dmlref.explain_scatter", 4, 3,
+                            {"input", "indices", "updates", "axis", "at", "index_policy", "check_collisions",
+                             "threads", "reduction", nullptr}};
+Signature g_explain_scatter_elements{"dmlref.explain_scatter_elements", 4, 3,
+                                     {"input", "indices", "updates", "axis", "at", "index_policy",
+                                      "check_collisions", "threads", "reduction", nullptr}};
 
-PyObject* scatter_common(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
+                         PyObject* kwnames) {
   PyObject* v[kMaxParams];
   if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
   Call c(sig.name, "Scatter", false);
-  if (!c.read(v[kSIn], v[kSIdx], v[kSUpd], v[kSOut])) return nullptr;
+  if (!c.read(v[kSIn], v[kSIdx], v[kSUpd], explain ? nullptr : v[kSOut])) return nullptr;
   dmlref::ScatterParams params;
+  Shape at;
   if (!uint_attribute(v[kSAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
       !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], c.options) ||
-      !read_reduction(c.fn, v[kSReduction], params.Reduction))
+      !read_reduction(c.fn, v[kSReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSOut], at)))
     return nullptr;
   const dmlref::TensorDesc in_desc = c.input.padded_desc(), idx = c.indices.padded_desc(),
                            upd = c.updates.padded_desc();
@@ -839,14 +1098,21 @@ PyObject* scatter_common(const Signature& sig, PyObject* const* args, Py_ssize_t
   const dmlref::TensorDesc in_now = c.input.padded_desc();  // the temporary, when in place on one
   in = &in_now;
   const dmlref::MutableTensorDesc o = c.out.padded_output();
+  if (explain) return explained([&] { return dmlref::explain_scatter(*in, idx, upd, o, params, at, c.options); });
   return c.finish([&] { return run(o); });
 }
 
 PyObject* py_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_scatter, args, nargs, kwnames);
+  return scatter_common(g_scatter, false, args, nargs, kwnames);
 }
 PyObject* py_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_scatter_elements, args, nargs, kwnames);
+  return scatter_common(g_scatter_elements, false, args, nargs, kwnames);
+}
+PyObject* py_explain_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return scatter_common(g_explain_scatter, true, args, nargs, kwnames);
+}
+PyObject* py_explain_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return scatter_common(g_explain_scatter_elements, true, args, nargs, kwnames);
 }
 
 enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNOut, kSNPolicy, kSNCollisions,
@@ -854,18 +1120,23 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
                         "index_policy", "check_collisions", "threads", "reduction", nullptr}};
+Signature g_explain_scatter_nd{"dmlref.explain_scatter_nd", 5, 3,
+                               {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count",
+                                "at", "index_policy", "check_collisions", "threads", "reduction", nullptr}};
 
-PyObject* py_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
   PyObject* v[kMaxParams];
-  if (!g_scatter_nd.parse(args, nargs, kwnames, v)) return nullptr;
-  Call c(g_scatter_nd.name, "ScatterND", false);
-  if (!c.read(v[kSNIn], v[kSNIdx], v[kSNUpd], v[kSNOut])) return nullptr;
+  if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
+  Call c(sig.name, "ScatterND", false);
+  if (!c.read(v[kSNIn], v[kSNIdx], v[kSNUpd], explain ? nullptr : v[kSNOut])) return nullptr;
   dmlref::ScatterNDParams params;
+  Shape at;
   if (!uint_attribute(v[kSNInputCount], c.input.rank, c.fn, c.op, "InputDimensionCount", params.InputDimensionCount) ||
       !uint_attribute(v[kSNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
       !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], c.options) ||
-      !read_reduction(c.fn, v[kSNReduction], params.Reduction))
+      !read_reduction(c.fn, v[kSNReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSNOut], at)))
     return nullptr;
   const dmlref::TensorDesc in_desc = c.input.padded_desc(), idx = c.indices.padded_desc(),
                            upd = c.updates.padded_desc();
@@ -884,14 +1155,23 @@ PyObject* py_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
   const dmlref::TensorDesc in_now = c.input.padded_desc();
   in = &in_now;
   const dmlref::MutableTensorDesc o = c.out.padded_output();
+  if (explain) return explained([&] { return dmlref::explain_scatter_nd(*in, idx, upd, o, params, at, c.options); });
   return c.finish([&] { return run(o); });
+}
+
+PyObject* py_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return scatter_nd_common(g_scatter_nd, false, args, nargs, kwnames);
+}
+PyObject* py_explain_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return scatter_nd_common(g_explain_scatter_nd, true, args, nargs, kwnames);
 }
 
 // ---- ONNX convention ------------------------------------------------------------------------------
 
-/// Runs an ONNX helper: output sizes from `sizes_of` unless out= is given and viewable.
-template <class Sizes, class Run>
-PyObject* onnx_call(Call& c, Sizes&& sizes_of, Run&& run, bool scatter) {
+/// Runs an ONNX helper (or, with `explain`, its explanation): output sizes from `sizes_of` unless
+/// out= is given and viewable.
+template <class Sizes, class Run, class Explain>
+PyObject* onnx_call(Call& c, Sizes&& sizes_of, Run&& run, bool scatter, Explain&& explain) {
   if (c.out_object == nullptr || c.out.unviewable) {
     const dmlref::Result<Shape> sizes = sizes_of();
     if (!sizes) return shape_failure(c, sizes.status(), run);
@@ -900,6 +1180,7 @@ PyObject* onnx_call(Call& c, Sizes&& sizes_of, Run&& run, bool scatter) {
     return nullptr;
   }
   const dmlref::MutableTensorDesc o = c.out.natural_output();
+  if (explain) return explained([&] { return (*explain)(o); });
   return c.finish([&] { return run(o); });
 }
 
@@ -909,52 +1190,77 @@ Signature g_onnx_gather_elements{"dmlref.onnx.gather_elements", 3, 2,
                                  {"data", "indices", "axis", "out", "index_policy", "threads", nullptr}};
 Signature g_onnx_gather_nd{"dmlref.onnx.gather_nd", 3, 2,
                            {"data", "indices", "batch_dims", "out", "index_policy", "threads", nullptr}};
+Signature g_onnx_explain_gather{"dmlref.onnx.explain_gather", 3, 2,
+                                {"data", "indices", "axis", "at", "index_policy", "threads", nullptr}};
+Signature g_onnx_explain_gather_elements{"dmlref.onnx.explain_gather_elements", 3, 2,
+                                         {"data", "indices", "axis", "at", "index_policy", "threads", nullptr}};
+Signature g_onnx_explain_gather_nd{"dmlref.onnx.explain_gather_nd", 3, 2,
+                                   {"data", "indices", "batch_dims", "at", "index_policy", "threads", nullptr}};
 
 enum class OnnxGather { gather, elements, nd };
 
-PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, PyObject* const* args, Py_ssize_t nargs,
-                             PyObject* kwnames) {
+PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explain, PyObject* const* args,
+                             Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* v[kMaxParams];
   if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
   const char* op = which == OnnxGather::gather ? "Gather" : which == OnnxGather::elements ? "GatherElements" : "GatherND";
   Call c(sig.name, op, true);
-  if (!c.read(v[kOGData], v[kOGIdx], nullptr, v[kOGOut])) return nullptr;
+  if (!c.read(v[kOGData], v[kOGIdx], nullptr, explain ? nullptr : v[kOGOut])) return nullptr;
   std::int64_t attr = 0;
+  Shape at;
   if (!int_attribute(v[kOGAttr], c.fn, which == OnnxGather::nd ? "batch_dims" : "axis", attr) ||
-      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], c.options))
+      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], c.options) ||
+      (explain && !read_coordinate(c.fn, v[kOGOut], at)))
     return nullptr;
   const dmlref::TensorDesc data = c.input.natural_desc(), idx = c.indices.natural_desc();
   const Shape ds = c.input.natural_shape(), is = c.indices.natural_shape();
+  // An explanation's stand-in for its operator call (nullptr: run the operator).
+  auto explain_with = [&](auto f) { return explain ? std::optional<decltype(f)>(f) : std::nullopt; };
   switch (which) {
     case OnnxGather::gather:
       return onnx_call(
           c, [&] { return dmlref::onnx::gather_output_sizes(ds, is, attr); },
           [&](const dmlref::MutableTensorDesc& o) { return dmlref::onnx::try_gather(data, idx, o, attr, c.options); },
-          false);
+          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
+            return dmlref::onnx::explain_gather(data, idx, o, attr, at, c.options);
+          }));
     case OnnxGather::elements:
       return onnx_call(
           c, [&] { return dmlref::onnx::gather_elements_output_sizes(ds, is, attr); },
           [&](const dmlref::MutableTensorDesc& o) {
             return dmlref::onnx::try_gather_elements(data, idx, o, attr, c.options);
           },
-          false);
+          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
+            return dmlref::onnx::explain_gather_elements(data, idx, o, attr, at, c.options);
+          }));
     case OnnxGather::nd:
       return onnx_call(
           c, [&] { return dmlref::onnx::gather_nd_output_sizes(ds, is, attr); },
           [&](const dmlref::MutableTensorDesc& o) { return dmlref::onnx::try_gather_nd(data, idx, o, attr, c.options); },
-          false);
+          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
+            return dmlref::onnx::explain_gather_nd(data, idx, o, attr, at, c.options);
+          }));
   }
   return nullptr;
 }
 
 PyObject* py_onnx_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather, OnnxGather::gather, args, nargs, kwnames);
+  return onnx_gather_common(g_onnx_gather, OnnxGather::gather, false, args, nargs, kwnames);
 }
 PyObject* py_onnx_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather_elements, OnnxGather::elements, args, nargs, kwnames);
+  return onnx_gather_common(g_onnx_gather_elements, OnnxGather::elements, false, args, nargs, kwnames);
 }
 PyObject* py_onnx_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather_nd, OnnxGather::nd, args, nargs, kwnames);
+  return onnx_gather_common(g_onnx_gather_nd, OnnxGather::nd, false, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_gather_common(g_onnx_explain_gather, OnnxGather::gather, true, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_gather_common(g_onnx_explain_gather_elements, OnnxGather::elements, true, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_gather_common(g_onnx_explain_gather_nd, OnnxGather::nd, true, args, nargs, kwnames);
 }
 
 // onnx.scatter(data, indices, updates, axis=0, *, out, index_policy, check_collisions, threads)
@@ -969,11 +1275,20 @@ Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
                              "threads", nullptr}};
+Signature g_onnx_explain_scatter{"dmlref.onnx.explain_scatter", 4, 3,
+                                 {"data", "indices", "updates", "axis", "at", "index_policy", "check_collisions",
+                                  "threads", nullptr}};
+Signature g_onnx_explain_scatter_elements{"dmlref.onnx.explain_scatter_elements", 5, 3,
+                                          {"data", "indices", "updates", "axis", "reduction", "at", "index_policy",
+                                           "check_collisions", "threads", nullptr}};
+Signature g_onnx_explain_scatter_nd{"dmlref.onnx.explain_scatter_nd", 4, 3,
+                                    {"data", "indices", "updates", "reduction", "at", "index_policy",
+                                     "check_collisions", "threads", nullptr}};
 
 enum class OnnxScatter { scatter, elements, nd };
 
-PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, PyObject* const* args, Py_ssize_t nargs,
-                              PyObject* kwnames) {
+PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, bool explain, PyObject* const* args,
+                              Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* v[kMaxParams];
   if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
   PyObject* axis = which == OnnxScatter::nd ? nullptr : v[3];
@@ -982,11 +1297,13 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, PyObject*
   const char* op = which == OnnxScatter::scatter ? "Scatter" : which == OnnxScatter::elements ? "ScatterElements"
                                                                                                : "ScatterND";
   Call c(sig.name, op, true);
-  if (!c.read(v[0], v[1], v[2], v[first_kw])) return nullptr;
+  if (!c.read(v[0], v[1], v[2], explain ? nullptr : v[first_kw])) return nullptr;
   std::int64_t a = 0;
   dmlref::Reduction r = dmlref::Reduction::none;
+  Shape at;
   if (!int_attribute(axis, c.fn, "axis", a) || !read_reduction(c.fn, reduction, r) ||
-      !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3], c.options))
+      !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3], c.options) ||
+      (explain && !read_coordinate(c.fn, v[first_kw], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.natural_desc(), upd = c.updates.natural_desc();
   dmlref::TensorDesc data = c.input.natural_desc();
@@ -1017,17 +1334,36 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, PyObject*
   }
   data = c.input.natural_desc();
   const dmlref::MutableTensorDesc o = c.out.natural_output();
+  if (explain)
+    return explained([&]() -> dmlref::Result<dmlref::Provenance> {
+      switch (which) {
+        case OnnxScatter::scatter: return dmlref::onnx::explain_scatter(data, idx, upd, o, a, at, c.options);
+        case OnnxScatter::elements:
+          return dmlref::onnx::explain_scatter_elements(data, idx, upd, o, a, r, at, c.options);
+        case OnnxScatter::nd: break;
+      }
+      return dmlref::onnx::explain_scatter_nd(data, idx, upd, o, r, at, c.options);
+    });
   return c.finish([&] { return run(o); });
 }
 
 PyObject* py_onnx_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter, OnnxScatter::scatter, args, nargs, kwnames);
+  return onnx_scatter_common(g_onnx_scatter, OnnxScatter::scatter, false, args, nargs, kwnames);
 }
 PyObject* py_onnx_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter_elements, OnnxScatter::elements, args, nargs, kwnames);
+  return onnx_scatter_common(g_onnx_scatter_elements, OnnxScatter::elements, false, args, nargs, kwnames);
 }
 PyObject* py_onnx_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter_nd, OnnxScatter::nd, args, nargs, kwnames);
+  return onnx_scatter_common(g_onnx_scatter_nd, OnnxScatter::nd, false, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_scatter_common(g_onnx_explain_scatter, OnnxScatter::scatter, true, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_scatter_common(g_onnx_explain_scatter_elements, OnnxScatter::elements, true, args, nargs, kwnames);
+}
+PyObject* py_onnx_explain_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return onnx_scatter_common(g_onnx_explain_scatter_nd, OnnxScatter::nd, true, args, nargs, kwnames);
 }
 
 // ---- docstrings (the first lines are the signatures inspect.signature reads) ------------------------
@@ -1130,6 +1466,83 @@ const char* const kOnnxScatterNDDoc =
     "ONNX ScatterND (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 
+// The explain_* functions: the operator's parameters, `at` instead of `out`.
+#define DMLREF_EXPLAIN_DOC                                                                                   \
+  "Takes the operator's arguments (out= excepted) and is checked exactly as the operator is, every\n"        \
+  "index value included; nothing is written. Returns a dmlref.Provenance: the index elements read and\n"     \
+  "the input element copied (gathers), or every update that addresses the element, in the order they\n"     \
+  "are applied (scatters). str() of it is the C++ dmlref::to_string text (docs/explain.md).\n\n"             \
+  "index_policy, check_collisions, threads, reduction: as for the operator.\n\n"                             \
+  "Raises the operator's own error (dmlref.Error, dmlref.IndexOutOfRangeError) for a call it would\n"        \
+  "reject, then dmlref.Error with code 'coordinate_out_of_range' for an `at` that is not an element\n"       \
+  "of the output; TypeError as the operator does, and for an `at` that is not a sequence of ints.\n"
+#define DMLREF_EXPLAIN_DML_AT                                                                                \
+  "at: the output coordinate, a tuple of ints in the padded rank D (the result's rank).\n"
+#define DMLREF_EXPLAIN_ONNX_AT                                                                               \
+  "at: the output coordinate, a tuple of ints in the output's natural rank (() for a 0-d output).\n"
+
+const char* const kExplainGatherDoc =
+    "explain_gather($module, /, input, indices, axis=0, index_dimensions=None, *, at, index_policy='error', "
+    "threads=1)\n--\n\n"
+    "Where element `at` of dmlref.gather(input, indices, axis, index_dimensions) comes from.\n\n"
+    DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kExplainGatherElementsDoc =
+    "explain_gather_elements($module, /, input, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.gather_elements(input, indices, axis) comes from.\n\n"
+    DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kExplainGatherNDDoc =
+    "explain_gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
+    "at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.gather_nd(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kExplainGatherND1Doc =
+    "explain_gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
+    "batch_dimension_count=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.gather_nd1(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kExplainScatterDoc =
+    "explain_scatter($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
+    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "Where element `at` of dmlref.scatter(input, indices, updates, axis) comes from. Explain an\n"
+    "in-place scatter before running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kExplainScatterElementsDoc =
+    "explain_scatter_elements($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
+    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "The same as explain_scatter (DirectML's newer name for the operator).\n\n" DMLREF_EXPLAIN_DML_AT
+    DMLREF_EXPLAIN_DOC;
+const char* const kExplainScatterNDDoc =
+    "explain_scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
+    "indices_dimension_count=None, *, at, index_policy='error', check_collisions=False, threads=1, "
+    "reduction='none')\n--\n\n"
+    "Where element `at` of dmlref.scatter_nd(...) comes from. Explain an in-place scatter before\n"
+    "running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainGatherDoc =
+    "explain_gather($module, /, data, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.gather(data, indices, axis) comes from.\n\n" DMLREF_EXPLAIN_ONNX_AT
+    DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainGatherElementsDoc =
+    "explain_gather_elements($module, /, data, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.gather_elements(data, indices, axis) comes from.\n\n"
+    DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainGatherNDDoc =
+    "explain_gather_nd($module, /, data, indices, batch_dims=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.gather_nd(data, indices, batch_dims) comes from.\n\n"
+    DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainScatterDoc =
+    "explain_scatter($module, /, data, indices, updates, axis=0, *, at, index_policy='error', "
+    "check_collisions=False, threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.scatter(data, indices, updates, axis) comes from.\n\n"
+    DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainScatterElementsDoc =
+    "explain_scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, at, "
+    "index_policy='error', check_collisions=False, threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.scatter_elements(data, indices, updates, axis, reduction) comes\n"
+    "from; a reduction's steps are the operator's own arithmetic (float16 rounds after each).\n\n"
+    DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
+const char* const kOnnxExplainScatterNDDoc =
+    "explain_scatter_nd($module, /, data, indices, updates, reduction='none', *, at, index_policy='error', "
+    "check_collisions=False, threads=1)\n--\n\n"
+    "Where element `at` of dmlref.onnx.scatter_nd(data, indices, updates, reduction) comes from.\n\n"
+    DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
+
 #define DMLREF_METHOD(name, fn, doc) \
   { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL | METH_KEYWORDS, doc }
 
@@ -1141,6 +1554,15 @@ PyMethodDef g_methods[] = {
     DMLREF_METHOD("scatter", py_scatter, kScatterDoc),
     DMLREF_METHOD("scatter_elements", py_scatter_elements, kScatterElementsDoc),
     DMLREF_METHOD("scatter_nd", py_scatter_nd, kScatterNDDoc),
+    DMLREF_METHOD("explain_gather", py_explain_gather, kExplainGatherDoc),
+    DMLREF_METHOD("explain_gather_elements", py_explain_gather_elements, kExplainGatherElementsDoc),
+    DMLREF_METHOD("explain_gather_nd", py_explain_gather_nd, kExplainGatherNDDoc),
+    DMLREF_METHOD("explain_gather_nd1", py_explain_gather_nd1, kExplainGatherND1Doc),
+    DMLREF_METHOD("explain_scatter", py_explain_scatter, kExplainScatterDoc),
+    DMLREF_METHOD("explain_scatter_elements", py_explain_scatter_elements, kExplainScatterElementsDoc),
+    DMLREF_METHOD("explain_scatter_nd", py_explain_scatter_nd, kExplainScatterNDDoc),
+    {"_element_text", py_element_text, METH_O,
+     "_element_text(a, /)\n--\n\nThe one element of a as explanations print it: '1.5 (0x3e00)'."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -1151,13 +1573,24 @@ PyMethodDef g_onnx_methods[] = {
     DMLREF_METHOD("scatter", py_onnx_scatter, kOnnxScatterDoc),
     DMLREF_METHOD("scatter_elements", py_onnx_scatter_elements, kOnnxScatterElementsDoc),
     DMLREF_METHOD("scatter_nd", py_onnx_scatter_nd, kOnnxScatterNDDoc),
+    DMLREF_METHOD("explain_gather", py_onnx_explain_gather, kOnnxExplainGatherDoc),
+    DMLREF_METHOD("explain_gather_elements", py_onnx_explain_gather_elements, kOnnxExplainGatherElementsDoc),
+    DMLREF_METHOD("explain_gather_nd", py_onnx_explain_gather_nd, kOnnxExplainGatherNDDoc),
+    DMLREF_METHOD("explain_scatter", py_onnx_explain_scatter, kOnnxExplainScatterDoc),
+    DMLREF_METHOD("explain_scatter_elements", py_onnx_explain_scatter_elements, kOnnxExplainScatterElementsDoc),
+    DMLREF_METHOD("explain_scatter_nd", py_onnx_explain_scatter_nd, kOnnxExplainScatterNDDoc),
     {nullptr, nullptr, 0, nullptr},
 };
 
 Signature* const g_signatures[] = {&g_gather,        &g_gather_elements,        &g_gather_nd,      &g_gather_nd1,
                                    &g_scatter,       &g_scatter_elements,       &g_scatter_nd,     &g_onnx_gather,
                                    &g_onnx_gather_elements, &g_onnx_gather_nd, &g_onnx_scatter,
-                                   &g_onnx_scatter_elements, &g_onnx_scatter_nd};
+                                   &g_onnx_scatter_elements, &g_onnx_scatter_nd,
+                                   &g_explain_gather, &g_explain_gather_elements, &g_explain_gather_nd,
+                                   &g_explain_gather_nd1, &g_explain_scatter, &g_explain_scatter_elements,
+                                   &g_explain_scatter_nd, &g_onnx_explain_gather, &g_onnx_explain_gather_elements,
+                                   &g_onnx_explain_gather_nd, &g_onnx_explain_scatter,
+                                   &g_onnx_explain_scatter_elements, &g_onnx_explain_scatter_nd};
 
 /// An exception class with the error record's attributes defaulting to None.
 PyObject* make_exception(const char* name, const char* doc, PyObject* bases) {
@@ -1196,6 +1629,8 @@ PYBIND11_MODULE(_dmlref, m) {
       "str() is dmlref's message. The attributes are the C++ dmlref::Error record: code (e.g.\n"
       "'shape_mismatch'), operator, tensor, field, field_index, expected, actual, rule, and for index\n"
       "and collision errors position, target_tensor, target_dimension, target_size, target_position.\n"
+      "An explain_* coordinate outside the output is code 'coordinate_out_of_range', with the\n"
+      "coordinate in position and its first bad entry in field_index (None: its length).\n"
       "Absent fields are None.",
       PyExc_ValueError);
   if (g_error == nullptr) throw pybind11::error_already_set();

@@ -15,6 +15,9 @@
 
 #include "dmlref/dmlref.hpp"
 #include "dmlref/onnx.hpp"
+#include "support/op.hpp"
+#include "support/runner.hpp"
+#include "support/type_switch.hpp"
 
 namespace {
 
@@ -48,8 +51,9 @@ struct Table {
   std::vector<Cell> tensors;  // InputTensor, IndicesTensor[, UpdatesTensor], OutputTensor
 };
 
-enum class Op { gather, gather_elements, gather_nd, gather_nd1, scatter, scatter_nd };
-const Op kOps[] = {Op::gather, Op::gather_elements, Op::gather_nd, Op::gather_nd1, Op::scatter, Op::scatter_nd};
+using harness::is_scatter;
+using harness::Op;
+constexpr const auto& kOps = harness::all_ops;
 
 struct Page {
   const char* name;        // dmlref's operator name, as errors give it
@@ -111,8 +115,6 @@ const Table* table_at(const Page& p, std::uint32_t level) {
   return nullptr;
 }
 
-bool is_scatter(Op op) { return op == Op::scatter || op == Op::scatter_nd; }
-
 /// The types of a call's tensors in field order: data tensors share one type.
 std::vector<DataType> field_types(Op op, DataType data, DataType index) {
   if (is_scatter(op)) return {data, index, data, data};
@@ -171,49 +173,6 @@ std::string level_text(std::uint32_t level) {
 // and sizes of 1, which every shape rule accepts (Gather: Axis 0, IndexDimensions 1; the ND
 // operators: InputDimensionCount = IndicesDimensionCount = 1), and the index value 0.
 
-template <class T>
-struct Tag {
-  using type = T;
-};
-
-template <class F>
-decltype(auto) with_data_type(DataType t, F&& f) {
-  switch (t) {
-    case DataType::FLOAT32: return f(Tag<float>{});
-    case DataType::FLOAT16: return f(Tag<dmlref::float16>{});
-    case DataType::FLOAT64: return f(Tag<double>{});
-    case DataType::INT8: return f(Tag<std::int8_t>{});
-    case DataType::INT16: return f(Tag<std::int16_t>{});
-    case DataType::INT32: return f(Tag<std::int32_t>{});
-    case DataType::INT64: return f(Tag<std::int64_t>{});
-    case DataType::UINT8: return f(Tag<std::uint8_t>{});
-    case DataType::UINT16: return f(Tag<std::uint16_t>{});
-    case DataType::UINT32: return f(Tag<std::uint32_t>{});
-    case DataType::UINT64:
-    case DataType::UNKNOWN: break;
-  }
-  return f(Tag<std::uint64_t>{});
-}
-
-template <class F>
-decltype(auto) with_index_type(DataType t, F&& f) {
-  switch (t) {
-    case DataType::INT32: return f(Tag<std::int32_t>{});
-    case DataType::INT64: return f(Tag<std::int64_t>{});
-    case DataType::UINT32: return f(Tag<std::uint32_t>{});
-    case DataType::UINT64:
-    case DataType::UNKNOWN:
-    case DataType::FLOAT32:
-    case DataType::FLOAT16:
-    case DataType::FLOAT64:
-    case DataType::INT8:
-    case DataType::INT16:
-    case DataType::UINT8:
-    case DataType::UINT16: break;
-  }
-  return f(Tag<std::uint64_t>{});
-}
-
 constexpr unsigned char kInputByte = 0x11, kUpdatesByte = 0x22, kOutputByte = 0xA5;
 
 struct OneElement {
@@ -261,8 +220,8 @@ struct OneElement {
 
   template <bool Minimum>
   auto typed(const Options& o) {
-    return with_data_type(data, [&](auto t) {
-      return with_index_type(index, [&](auto i) {
+    return harness::with_native_type(data, [&](auto t) {
+      return harness::with_index_type(index, [&](auto i) {
         using T = typename decltype(t)::type;
         using I = typename decltype(i)::type;
         const Shape s = Shape::filled(rank, 1);
@@ -275,43 +234,19 @@ struct OneElement {
     });
   }
 
+  /// The runner's one switch over the operators: Gather Axis 0, IndexDimensions 1; the ND
+  /// operators InputDimensionCount = IndicesDimensionCount = 1 (GatherND1: BatchDimensionCount 0).
   template <bool Minimum, class In, class Idx, class Out>
   std::conditional_t<Minimum, Result<std::uint32_t>, Status> call(const In& in, const Idx& idx, const In& upd,
                                                                   const Out& out, const Options& o) const {
-    using dmlref::minimum_feature_level;
-    switch (op) {
-      case Op::gather: {
-        const dmlref::GatherParams p{0, 1};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
-        else return dmlref::try_gather(in, idx, out, p, o);
-      }
-      case Op::gather_elements: {
-        const dmlref::GatherElementsParams p{0};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
-        else return dmlref::try_gather_elements(in, idx, out, p, o);
-      }
-      case Op::gather_nd: {
-        const dmlref::GatherNDParams p{1, 1};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
-        else return dmlref::try_gather_nd(in, idx, out, p, o);
-      }
-      case Op::gather_nd1: {
-        const dmlref::GatherND1Params p{1, 1, 0};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
-        else return dmlref::try_gather_nd1(in, idx, out, p, o);
-      }
-      case Op::scatter: {
-        const dmlref::ScatterParams p{0, reduction};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, upd, out, p, o);
-        else return dmlref::try_scatter(in, idx, upd, out, p, o);
-      }
-      case Op::scatter_nd: {
-        const dmlref::ScatterNDParams p{1, 1, reduction};
-        if constexpr (Minimum) return minimum_feature_level(in, idx, upd, out, p, o);
-        else return dmlref::try_scatter_nd(in, idx, upd, out, p, o);
-      }
-    }
-    return Status();
+    harness::Call c;
+    c.op = op;
+    if (op == Op::gather || harness::is_nd(op)) c.attr[1] = 1;
+    if (harness::is_nd(op)) c.attr[0] = 1;
+    c.reduction = reduction;
+    c.options = o;
+    if constexpr (Minimum) return harness::call_minimum_level(c, in, idx, upd, out);
+    else return harness::call_operator(c, in, idx, upd, out);
   }
 
   dmlref::Reduction reduction = dmlref::Reduction::none;

@@ -10,6 +10,7 @@
 
 #include "support/oracle.hpp"
 #include "support/random_cases.hpp"
+#include "support/type_switch.hpp"
 
 namespace explain_harness {
 
@@ -39,71 +40,49 @@ struct Tensors {
 
 inline dmlref::Shape shape(const Sizes& s) { return dmlref::Shape::from(s.data(), s.size()); }
 
-template <class T, class I>
-dmlref::Result<dmlref::Provenance> explain_typed(const Case& c, const Tensors& t, const dmlref::Shape& at,
-                                                 const dmlref::Options& o, dmlref::Reduction reduction) {
-  using random_cases::harness::view;
-  const auto input = view(c.input, reinterpret_cast<const T*>(t.in));
-  const auto indices = view(c.indices, reinterpret_cast<const I*>(t.idx));
-  const auto output = view(c.output, reinterpret_cast<const T*>(t.out));  // const: never written
+/// explain_<op>(input, indices, [updates,] output, params, at, options) for the call's operator,
+/// over descriptors or views alike (runner.hpp's call_operator with `at`).
+template <class In, class Idx, class Out>
+dmlref::Result<dmlref::Provenance> explain_operator(const harness::Call& c, const In& in, const Idx& idx,
+                                                    const In& upd, const Out& out, const dmlref::Shape& at) {
+  const std::uint32_t* a = c.attr;
   switch (c.op) {
-    case Op::gather:
-      return dmlref::explain_gather(input, indices, output, dmlref::GatherParams{c.axis, c.index_dimensions}, at, o);
-    case Op::gather_elements:
-      return dmlref::explain_gather_elements(input, indices, output, dmlref::GatherElementsParams{c.axis}, at, o);
-    case Op::gather_nd: return dmlref::explain_gather_nd(input, indices, output, dmlref::GatherNDParams{c.r, c.q}, at, o);
-    case Op::gather_nd1:
-      return dmlref::explain_gather_nd1(input, indices, output, dmlref::GatherND1Params{c.r, c.q, c.B}, at, o);
-    case Op::scatter:
-      return dmlref::explain_scatter(input, indices, view(c.updates, reinterpret_cast<const T*>(t.upd)), output,
-                                     dmlref::ScatterParams{c.axis, reduction}, at, o);
+    case Op::gather: return dmlref::explain_gather(in, idx, out, {a[0], a[1]}, at, c.options);
+    case Op::gather_elements: return dmlref::explain_gather_elements(in, idx, out, {a[0]}, at, c.options);
+    case Op::gather_nd: return dmlref::explain_gather_nd(in, idx, out, {a[0], a[1]}, at, c.options);
+    case Op::gather_nd1: return dmlref::explain_gather_nd1(in, idx, out, {a[0], a[1], a[2]}, at, c.options);
+    case Op::scatter: return dmlref::explain_scatter(in, idx, upd, out, {a[0], c.reduction}, at, c.options);
     case Op::scatter_nd:
-      return dmlref::explain_scatter_nd(input, indices, view(c.updates, reinterpret_cast<const T*>(t.upd)), output,
-                                        dmlref::ScatterNDParams{c.r, c.q, reduction}, at, o);
+      return dmlref::explain_scatter_nd(in, idx, upd, out, {a[0], a[1], c.reduction}, at, c.options);
   }
   return dmlref::Status();
 }
 
 /// explain_* of the case's output element `at`, through `layer` (storage types: an unsigned integer
-/// of the element's width; the provenance's elements then have that type).
+/// of the element's width; the provenance's elements then have that type). OutputTensor is passed
+/// const: explain never writes it.
 inline dmlref::Result<dmlref::Provenance> explain_case(const Case& c, Layer layer, const Tensors& t,
                                                        const dmlref::Shape& at, const dmlref::Options& o,
                                                        dmlref::Reduction reduction = dmlref::Reduction::none) {
-  using namespace random_cases;
-  const std::size_t es = c.esize();
+  using namespace harness;
+  Call call = random_cases::to_call(c, t.in, t.out, o);
+  call.reduction = reduction;
+  const Operand* op = call.t;
   if (layer == Layer::dispatch) {
-    const auto dt = static_cast<std::uint32_t>(c.dtype);
-    const auto input = harness::desc<const void*>(dt, c.input, es, t.in, false);
-    const auto indices =
-        harness::desc<const void*>(static_cast<std::uint32_t>(c.itype), c.indices, size_of(c.itype), t.idx, false);
-    const auto output = harness::desc<void*>(dt, c.output, es, t.out, false);
-    switch (c.op) {
-      case Op::gather:
-        return dmlref::explain_gather(input, indices, output, dmlref::GatherParams{c.axis, c.index_dimensions}, at, o);
-      case Op::gather_elements:
-        return dmlref::explain_gather_elements(input, indices, output, dmlref::GatherElementsParams{c.axis}, at, o);
-      case Op::gather_nd:
-        return dmlref::explain_gather_nd(input, indices, output, dmlref::GatherNDParams{c.r, c.q}, at, o);
-      case Op::gather_nd1:
-        return dmlref::explain_gather_nd1(input, indices, output, dmlref::GatherND1Params{c.r, c.q, c.B}, at, o);
-      case Op::scatter:
-      case Op::scatter_nd: {
-        const auto updates = harness::desc<const void*>(dt, c.updates, es, t.upd, false);
-        if (c.op == Op::scatter)
-          return dmlref::explain_scatter(input, indices, updates, output, dmlref::ScatterParams{c.axis, reduction}, at,
-                                         o);
-        return dmlref::explain_scatter_nd(input, indices, updates, output, dmlref::ScatterNDParams{c.r, c.q, reduction},
-                                          at, o);
-      }
-    }
+    return explain_operator(call, desc(op[kInput], op[kInput].data), desc(op[kIndices], op[kIndices].data),
+                            desc(op[kUpdates], op[kUpdates].data), desc(op[kOutput], op[kOutput].data), at);
   }
   auto typed = [&](auto data) {
-    return with_index_type(c.itype, [&](auto index) {
-      return explain_typed<decltype(data), decltype(index)>(c, t, at, o, reduction);
+    return with_index_type(op[kIndices].type, [&](auto index) {
+      using T = typename decltype(data)::type;
+      using I = typename decltype(index)::type;
+      const auto upd = call.uses(kUpdates) ? view<const T>(op[kUpdates]) : dmlref::TensorView<const T>();
+      return explain_operator(call, view<const T>(op[kInput]), view<const I>(op[kIndices]), upd,
+                              view<const T>(op[kOutput]), at);
     });
   };
-  if (layer == Layer::typed_storage) return with_storage_type(es, typed);
-  return with_native_type(c.dtype, typed);
+  if (layer == Layer::typed_storage) return with_storage_type(c.esize(), typed);
+  return with_native_type(op[kInput].type, typed);
 }
 
 /// The bits of element `c` of a tensor laid out as `l` in `buffer` (guards included).

@@ -127,32 +127,12 @@ std::uint64_t step(DType t, Reduction r, std::uint64_t out, std::uint64_t update
 
 // ---- running the case ----
 
-template <class T, class I>
-dmlref::Status run_typed(const Case& c, const Tensors& t, Reduction r) {
-  using harness::view;
-  const auto input = view(c.input, reinterpret_cast<const T*>(t.in));
-  const auto indices = view(c.indices, reinterpret_cast<const I*>(t.idx));
-  const auto updates = view(c.updates, reinterpret_cast<const T*>(t.upd));
-  const auto output = view(c.output, reinterpret_cast<T*>(t.out));
-  if (c.op == Op::scatter) return dmlref::try_scatter(input, indices, updates, output, dmlref::ScatterParams{c.axis, r});
-  return dmlref::try_scatter_nd(input, indices, updates, output, dmlref::ScatterNDParams{c.r, c.q, r});
-}
-
 /// The case with a reduction through the dispatch layer or the typed one (native types: a
 /// reduction's arithmetic is the data type's); `t`'s output buffer holds the result.
 dmlref::Status run(const Case& c, Layer layer, Tensors& t, Reduction r) {
-  if (layer == Layer::typed_native)
-    return with_native_type(c.dtype, [&](auto data) {
-      return with_index_type(c.itype, [&](auto index) { return run_typed<decltype(data), decltype(index)>(c, t, r); });
-    });
-  const std::size_t es = c.esize();
-  const auto dt = static_cast<std::uint32_t>(c.dtype);
-  const auto input = harness::desc<const void*>(dt, c.input, es, t.in, false);
-  const auto indices = harness::desc<const void*>(static_cast<std::uint32_t>(c.itype), c.indices, size_of(c.itype), t.idx, false);
-  const auto updates = harness::desc<const void*>(dt, c.updates, es, t.upd, false);
-  const auto output = harness::desc<void*>(dt, c.output, es, t.out, false);
-  if (c.op == Op::scatter) return dmlref::try_scatter(input, indices, updates, output, dmlref::ScatterParams{c.axis, r});
-  return dmlref::try_scatter_nd(input, indices, updates, output, dmlref::ScatterNDParams{c.r, c.q, r});
+  harness::Call call = random_cases::to_call(c, t.in, t.out, dmlref::Options());
+  call.reduction = r;
+  return harness::run(call, layer);
 }
 
 /// The operator on UINT64 data, packed: InputTensor filled with `fill`, UpdatesTensor[u] =
@@ -168,9 +148,9 @@ std::vector<std::uint64_t> scatter_numbers(const Case& c, Reduction r, std::uint
   const dmlref::TensorDesc in{u64, D, c.output.sizes.data(), nullptr, out.size() * 8, out.data()};  // in place
   const dmlref::MutableTensorDesc o{u64, D, c.output.sizes.data(), nullptr, out.size() * 8, out.data()};
   const dmlref::TensorDesc upd{u64, D, c.updates.sizes.data(), nullptr, updates.size() * 8, updates.data()};
-  const dmlref::TensorDesc idx = harness::desc<const void*>(
-      static_cast<std::uint32_t>(c.itype), c.indices, size_of(c.itype),
-      c.indices_buf.data() + first_byte(c.indices, size_of(c.itype)), false);
+  unsigned char* no_output = nullptr;  // only the indices operand is used
+  const harness::Operand& indices = random_cases::to_call(c, nullptr, no_output, {}).t[harness::kIndices];
+  const dmlref::TensorDesc idx = harness::desc(indices, indices.data);
   const dmlref::Status s = c.op == Op::scatter
                                ? dmlref::try_scatter(in, idx, upd, o, dmlref::ScatterParams{c.axis, r})
                                : dmlref::try_scatter_nd(in, idx, upd, o, dmlref::ScatterNDParams{c.r, c.q, r});

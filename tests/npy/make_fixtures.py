@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Regenerates the .npy fixtures of tests/test_npy.cpp and of the CLI tests (tests/cli/).
+"""Regenerates the .npy fixtures of tests/npy/test_npy.cpp and of the CLI tests (tests/cli/).
 
 Run with Debian's interpreter and numpy (python3-numpy, numpy 1.24), from anywhere:
 
@@ -21,7 +21,7 @@ numpy (take, take_along_axis, and plain loops over numpy scalars for the ND oper
 reductions, so that float16 rounds after every step and integers wrap, as numpy does). dmlref
 itself is never run to produce an expected value.
 
-The values of the codec fixtures are repeated in tests/test_npy.cpp: change both together.
+The values of the codec fixtures are repeated in tests/npy/test_npy.cpp: change both together.
 """
 
 import glob

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Regenerates the ONNX conformance data of tests/test_onnx.cpp.
+"""Regenerates the ONNX conformance data of tests/onnx/test_onnx.cpp.
 
 Run with Debian's interpreter and python3-onnx (onnx 1.12, numpy 1.24):
 

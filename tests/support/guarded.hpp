@@ -164,3 +164,15 @@ class Buffer {
 };
 
 }  // namespace guarded
+
+namespace guarded {
+
+/// Every element of the payload read as T.
+template <class T>
+std::vector<T> values(const Buffer& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = b.load<T>(i);
+  return v;
+}
+
+}  // namespace guarded

@@ -1,8 +1,8 @@
-// Random VALID cases for dmlref's six operators, reproducible from one 64-bit seed, and the harness
-// that runs a case through the oracle (support/oracle.hpp) and through both dmlref API layers.
+// Random VALID cases for dmlref's six operators, reproducible from one 64-bit seed, and how a case
+// runs through the oracle (support/oracle.hpp) and through both dmlref API layers.
 //
-// Part 1 (generator, oracle runner) uses only the standard library and the oracle; nothing in it
-// calls dmlref. Part 2 (the library runner) is the only part that does.
+// Part 1 (the generator) uses only the standard library and the oracle; nothing in it calls
+// dmlref. Part 2 hands a case to the runner (support/runner.hpp), the only part that does.
 //
 // A case is: an operator, its attributes, a data type (all 11) and an index type (all 4), and for
 // every tensor its sizes and a layout inside its own buffer: packed, permuted (transposed),
@@ -34,14 +34,16 @@
 
 #include <dmlref/dmlref.hpp>
 
+#include "support/op.hpp"
 #include "support/oracle.hpp"
+#include "support/runner.hpp"
 
 namespace random_cases {
 
 using Sizes = std::vector<std::int64_t>;
 
 // =================================================================================================
-// Part 1: seeds, types, layouts, the generator, the oracle runner
+// Part 1: seeds, types, layouts, the generator
 // =================================================================================================
 
 // ---- seeds ----
@@ -123,23 +125,11 @@ class Rng {
 
 // ---- operators and types ----
 
-enum class Op { gather, gather_elements, gather_nd, gather_nd1, scatter, scatter_nd };
-inline constexpr Op all_ops[] = {Op::gather, Op::gather_elements, Op::gather_nd,
-                                 Op::gather_nd1, Op::scatter,         Op::scatter_nd};
-
-inline const char* name(Op op) {
-  switch (op) {
-    case Op::gather: return "Gather";
-    case Op::gather_elements: return "GatherElements";
-    case Op::gather_nd: return "GatherND";
-    case Op::gather_nd1: return "GatherND1";
-    case Op::scatter: return "Scatter";
-    case Op::scatter_nd: return "ScatterND";
-  }
-  return "?";
-}
-inline bool is_scatter(Op op) { return op == Op::scatter || op == Op::scatter_nd; }
-inline bool is_nd(Op op) { return op == Op::gather_nd || op == Op::gather_nd1 || op == Op::scatter_nd; }
+using harness::all_ops;
+using harness::is_nd;
+using harness::is_scatter;
+using harness::name;
+using harness::Op;
 
 /// The data types, with DirectML's DML_TENSOR_DATA_TYPE values (= dmlref::DataType's).
 enum class DType : std::uint32_t {
@@ -476,12 +466,12 @@ inline Layout random_layout(Rng& rng, const Sizes& sizes, bool may_broadcast, St
 
 // ---- the case ----
 
-/// What the generator aims at (see plan.hpp): any shapes; staged lines (Gather on the last axis,
-/// GatherElements/Scatter along the innermost axis, ND with K = 1 and no block); blocks (ND and
-/// Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous, so CopyRun); tiled
-/// (one-dimensional blocks whose indexed side is far-strided: copied in tiles of one cache line,
-/// CopyStrided); rows (unstaged rows, innermost loop sizes that are not multiples of 16); big
-/// (> 1 MiB of work, so that Options::threads splits it).
+/// What the generator aims at (docs/internals.md, "Running the plan"): any shapes; staged lines
+/// (Gather on the last axis, GatherElements/Scatter along the innermost axis, ND with K = 1 and no
+/// block); blocks (ND and Gather blocks of >= 2 dimensions, strided, so CopyBlock, or contiguous,
+/// so CopyRun); tiled (one-dimensional blocks whose indexed side is far-strided: copied in tiles of
+/// one cache line, CopyStrided); rows (unstaged rows, innermost loop sizes that are not multiples
+/// of 16); big (> 1 MiB of work, so that Options::threads splits it).
 enum class Aim { any, staged, blocks, tiled, rows, big };
 /// Index values: in range; "wild" (about a third out of range, for the clamp policy); or in
 /// range except exactly one element.
@@ -1260,46 +1250,6 @@ inline Case generate(Op op, std::uint64_t seed, const Config& cfg) {
   return c;
 }
 
-// ---- the oracle runner ----
-
-/// The outcome of one run: status, and the whole output buffer afterwards (guards included).
-struct Run {
-  bool ok = false;
-  std::string error;
-  std::vector<unsigned char> buffer;
-};
-
-inline Run run_oracle(const Case& c, oracle::Policy policy, bool report_collisions) {
-  Run run;
-  run.buffer = c.initial_output();
-  const std::size_t es = c.esize();
-  unsigned char* out = run.buffer.data() + first_byte(c.output, es);
-  const unsigned char* in = c.in_place ? out : c.input_buf.data() + first_byte(c.input, es);
-  const oracle::Tensor input{in, es, c.input.sizes, c.input.strides};
-  const oracle::Indices indices{c.indices_buf.data() + first_byte(c.indices, size_of(c.itype)), kind_of(c.itype),
-                                c.indices.sizes, c.indices.strides};
-  const oracle::Output output{out, es, c.output.sizes, c.output.strides};
-  oracle::Result res{false, "unknown operator"};
-  switch (c.op) {
-    case Op::gather: res = oracle::gather(input, indices, output, c.axis, c.index_dimensions, policy); break;
-    case Op::gather_elements: res = oracle::gather_elements(input, indices, output, c.axis, policy); break;
-    case Op::gather_nd: res = oracle::gather_nd(input, indices, output, c.r, c.q, policy); break;
-    case Op::gather_nd1: res = oracle::gather_nd1(input, indices, output, c.r, c.q, c.B, policy); break;
-    case Op::scatter:
-    case Op::scatter_nd: {
-      const oracle::Tensor updates{c.updates_buf.data() + first_byte(c.updates, es), es, c.updates.sizes,
-                                   c.updates.strides};
-      res = c.op == Op::scatter
-                ? oracle::scatter(input, indices, updates, output, c.axis, policy, report_collisions)
-                : oracle::scatter_nd(input, indices, updates, output, c.r, c.q, policy, report_collisions);
-      break;
-    }
-  }
-  run.ok = res.ok;
-  run.error = res.error;
-  return run;
-}
-
 /// "" when equal; otherwise where the first difference is (guard, padding or which element),
 /// both values, and how many bytes differ.
 inline std::string first_difference(const Case& c, const std::vector<unsigned char>& actual,
@@ -1340,171 +1290,88 @@ inline std::string first_difference(const Case& c, const std::vector<unsigned ch
 }
 
 // =================================================================================================
-// Part 2: running a case through dmlref
+// Part 2: running a case through dmlref and the oracle (support/runner.hpp)
 // =================================================================================================
 
-/// dispatch: TensorDesc with exact TotalTensorSizeInBytes; typed_storage: TensorView over the
-/// unsigned integer of the element's size (copies are bit-exact); typed_native: TensorView over
-/// the data type's own C++ type (float, dmlref::float16, double, int8_t, ...).
-enum class Layer { dispatch, typed_storage, typed_native };
-inline const char* name(Layer layer) {
-  switch (layer) {
-    case Layer::dispatch: return "dispatch layer";
-    case Layer::typed_storage: return "typed layer (storage types)";
-    case Layer::typed_native: return "typed layer (native types)";
-  }
-  return "?";
-}
-
-template <class F>
-decltype(auto) with_storage_type(std::size_t es, F&& f) {
-  switch (es) {
-    case 1: return f(std::uint8_t{});
-    case 2: return f(std::uint16_t{});
-    case 4: return f(std::uint32_t{});
-    default: return f(std::uint64_t{});
-  }
-}
-template <class F>
-decltype(auto) with_native_type(DType t, F&& f) {
-  switch (t) {
-    case DType::FLOAT32: return f(float{});
-    case DType::FLOAT16: return f(dmlref::float16{});
-    case DType::UINT32: return f(std::uint32_t{});
-    case DType::UINT16: return f(std::uint16_t{});
-    case DType::UINT8: return f(std::uint8_t{});
-    case DType::INT32: return f(std::int32_t{});
-    case DType::INT16: return f(std::int16_t{});
-    case DType::INT8: return f(std::int8_t{});
-    case DType::FLOAT64: return f(double{});
-    case DType::UINT64: return f(std::uint64_t{});
-    case DType::INT64: return f(std::int64_t{});
-  }
-  return f(std::uint8_t{});
-}
-template <class F>
-decltype(auto) with_index_type(IType t, F&& f) {
-  switch (t) {
-    case IType::INT32: return f(std::int32_t{});
-    case IType::INT64: return f(std::int64_t{});
-    case IType::UINT32: return f(std::uint32_t{});
-    case IType::UINT64: return f(std::uint64_t{});
-  }
-  return f(std::uint64_t{});
-}
-
-namespace harness {
-
-inline dmlref::Shape shape(const Sizes& s) { return dmlref::Shape::from(s.data(), s.size()); }
-
-template <class T>
-dmlref::TensorView<T> view(const Layout& l, T* data) {
-  if (l.null_strides) return dmlref::TensorView<T>(data, shape(l.sizes));
-  return dmlref::TensorView<T>(data, shape(l.sizes), shape(l.strides));
-}
-
-template <class T, class I>
-dmlref::Status call_typed(const Case& c, const unsigned char* in, const unsigned char* idx, const unsigned char* upd,
-                          unsigned char* out, const dmlref::Options& o) {
-  const auto input = view(c.input, reinterpret_cast<const T*>(in));
-  const auto indices = view(c.indices, reinterpret_cast<const I*>(idx));
-  const auto output = view(c.output, reinterpret_cast<T*>(out));
-  switch (c.op) {
-    case Op::gather:
-      return dmlref::try_gather(input, indices, output, dmlref::GatherParams{c.axis, c.index_dimensions}, o);
-    case Op::gather_elements:
-      return dmlref::try_gather_elements(input, indices, output, dmlref::GatherElementsParams{c.axis}, o);
-    case Op::gather_nd: return dmlref::try_gather_nd(input, indices, output, dmlref::GatherNDParams{c.r, c.q}, o);
-    case Op::gather_nd1:
-      return dmlref::try_gather_nd1(input, indices, output, dmlref::GatherND1Params{c.r, c.q, c.B}, o);
-    case Op::scatter:
-      return dmlref::try_scatter(input, indices, view(c.updates, reinterpret_cast<const T*>(upd)), output,
-                                 dmlref::ScatterParams{c.axis}, o);
-    case Op::scatter_nd:
-      return dmlref::try_scatter_nd(input, indices, view(c.updates, reinterpret_cast<const T*>(upd)), output,
-                                    dmlref::ScatterNDParams{c.r, c.q}, o);
-  }
-  return dmlref::Status();
-}
-
-template <class P>
-dmlref::BasicTensorDesc<P> desc(std::uint32_t type, const Layout& l, std::size_t es, P data, bool shorten) {
-  dmlref::BasicTensorDesc<P> d;
-  d.DataType = static_cast<dmlref::DataType>(type);
-  d.DimensionCount = static_cast<std::uint32_t>(l.sizes.size());
-  d.Sizes = l.sizes.data();
-  d.Strides = l.null_strides ? nullptr : l.strides.data();
-  d.TotalTensorSizeInBytes = exact_bytes(l, es) - (shorten ? 1 : 0);
-  d.Data = data;
-  return d;
-}
-
-}  // namespace harness
+using harness::Layer;
 
 /// Which tensor's TotalTensorSizeInBytes the dispatch layer gets one byte short (none by default).
 enum class Short { none, input, indices, updates, output };
 
+/// The case for the runner, over `in` and `out` (the caller's copies): exact
+/// TotalTensorSizeInBytes, one byte short for `shorten`.
+inline harness::Call to_call(const Case& c, const unsigned char* in, unsigned char* out, const dmlref::Options& options,
+                             Short shorten = Short::none) {
+  harness::Call call;
+  call.op = c.op;
+  switch (c.op) {
+    case Op::gather:
+      call.attr[0] = c.axis;
+      call.attr[1] = c.index_dimensions;
+      break;
+    case Op::gather_elements:
+    case Op::scatter: call.attr[0] = c.axis; break;
+    case Op::gather_nd:
+    case Op::gather_nd1:
+    case Op::scatter_nd:
+      call.attr[0] = c.r;
+      call.attr[1] = c.q;
+      call.attr[2] = c.B;
+      break;
+  }
+  call.options = options;
+  const std::size_t es = c.esize();
+  auto operand = [&](const Layout& l, std::uint32_t type, std::size_t size, const void* data, bool short_one) {
+    return harness::Operand{static_cast<dmlref::DataType>(type), static_cast<std::uint32_t>(l.sizes.size()),
+                            l.sizes.data(), l.null_strides ? nullptr : l.strides.data(),
+                            exact_bytes(l, size) - (short_one ? 1 : 0), data};
+  };
+  const auto dt = static_cast<std::uint32_t>(c.dtype);
+  call.t[harness::kInput] = operand(c.input, dt, es, in, shorten == Short::input);
+  call.t[harness::kIndices] = operand(c.indices, static_cast<std::uint32_t>(c.itype), size_of(c.itype),
+                                      c.indices_buf.data() + first_byte(c.indices, size_of(c.itype)),
+                                      shorten == Short::indices);
+  if (is_scatter(c.op))
+    call.t[harness::kUpdates] =
+        operand(c.updates, dt, es, c.updates_buf.data() + first_byte(c.updates, es), shorten == Short::updates);
+  call.t[harness::kOutput] = operand(c.output, dt, es, out, shorten == Short::output);
+  return call;
+}
+
+/// The outcome of one oracle run: status, and the whole output buffer afterwards (guards included).
+struct Run {
+  bool ok = false;
+  std::string error;
+  std::vector<unsigned char> buffer;
+};
+
+inline Run run_oracle(const Case& c, oracle::Policy policy, bool report_collisions) {
+  Run run;
+  run.buffer = c.initial_output();
+  unsigned char* out = run.buffer.data() + first_byte(c.output, c.esize());
+  const unsigned char* in = c.in_place ? out : c.input_buf.data() + first_byte(c.input, c.esize());
+  dmlref::Options options;
+  options.index_policy = policy == oracle::Policy::clamp ? dmlref::IndexPolicy::clamp : dmlref::IndexPolicy::error;
+  options.check_collisions = report_collisions;
+  const oracle::Result res = harness::run_oracle(to_call(c, in, out, options));
+  run.ok = res.ok;
+  run.error = res.error;
+  return run;
+}
+
+/// The outcome of one dmlref run.
 struct LibRun {
   dmlref::Status status;
   std::vector<unsigned char> buffer;
 };
 
-/// Runs the case through dmlref on a fresh copy of the initial output buffer.
+/// Runs the case through one dmlref layer on a fresh copy of the initial output buffer.
 inline LibRun run_library(const Case& c, Layer layer, const dmlref::Options& options, Short shorten = Short::none) {
   LibRun run;
   run.buffer = c.initial_output();
-  const std::size_t es = c.esize();
-  unsigned char* out = run.buffer.data() + first_byte(c.output, es);
-  const unsigned char* in = c.in_place ? out : c.input_buf.data() + first_byte(c.input, es);
-  const unsigned char* idx = c.indices_buf.data() + first_byte(c.indices, size_of(c.itype));
-  const unsigned char* upd = is_scatter(c.op) ? c.updates_buf.data() + first_byte(c.updates, es) : nullptr;
-  switch (layer) {
-    case Layer::dispatch: {
-      const auto dt = static_cast<std::uint32_t>(c.dtype);
-      const auto input = harness::desc<const void*>(dt, c.input, es, in, shorten == Short::input);
-      const auto indices = harness::desc<const void*>(static_cast<std::uint32_t>(c.itype), c.indices, size_of(c.itype),
-                                                      idx, shorten == Short::indices);
-      const auto output = harness::desc<void*>(dt, c.output, es, out, shorten == Short::output);
-      switch (c.op) {
-        case Op::gather:
-          run.status = dmlref::try_gather(input, indices, output, dmlref::GatherParams{c.axis, c.index_dimensions}, options);
-          break;
-        case Op::gather_elements:
-          run.status = dmlref::try_gather_elements(input, indices, output, dmlref::GatherElementsParams{c.axis}, options);
-          break;
-        case Op::gather_nd:
-          run.status = dmlref::try_gather_nd(input, indices, output, dmlref::GatherNDParams{c.r, c.q}, options);
-          break;
-        case Op::gather_nd1:
-          run.status = dmlref::try_gather_nd1(input, indices, output, dmlref::GatherND1Params{c.r, c.q, c.B}, options);
-          break;
-        case Op::scatter:
-        case Op::scatter_nd: {
-          const auto updates = harness::desc<const void*>(dt, c.updates, es, upd, shorten == Short::updates);
-          run.status = c.op == Op::scatter
-                           ? dmlref::try_scatter(input, indices, updates, output, dmlref::ScatterParams{c.axis}, options)
-                           : dmlref::try_scatter_nd(input, indices, updates, output,
-                                                    dmlref::ScatterNDParams{c.r, c.q}, options);
-          break;
-        }
-      }
-      break;
-    }
-    case Layer::typed_storage:
-      run.status = with_storage_type(es, [&](auto data) {
-        return with_index_type(c.itype, [&](auto index) {
-          return harness::call_typed<decltype(data), decltype(index)>(c, in, idx, upd, out, options);
-        });
-      });
-      break;
-    case Layer::typed_native:
-      run.status = with_native_type(c.dtype, [&](auto data) {
-        return with_index_type(c.itype, [&](auto index) {
-          return harness::call_typed<decltype(data), decltype(index)>(c, in, idx, upd, out, options);
-        });
-      });
-      break;
-  }
+  unsigned char* out = run.buffer.data() + first_byte(c.output, c.esize());
+  const unsigned char* in = c.in_place ? out : c.input_buf.data() + first_byte(c.input, c.esize());
+  run.status = harness::run(to_call(c, in, out, options, shorten), layer);
   return run;
 }
 

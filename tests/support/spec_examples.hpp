@@ -1,8 +1,9 @@
 // Every worked example and derived test vector of shared/spec/operators.md, as data.
 //
-// Used by the oracle's self-test (tests/test_oracle.cpp) and by the library's tests. Values are
-// transcribed from the spec text, in row-major order, as doubles (every value in the spec is an
-// integer that a double holds exactly, including 4294967295). Standard library only.
+// Used by the oracle's self-test (tests/oracle/test_oracle.cpp) and by the operators' tests
+// (tests/ops/, through support/examples.hpp). Values are transcribed from the spec text, in
+// row-major order, as doubles (every value in the spec is an integer that a double holds exactly,
+// including 4294967295). Standard library only.
 //
 // Conventions:
 // - `attr` holds the operator's UINT fields in DirectML's field order; unused entries are 0:
@@ -26,9 +27,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "support/op.hpp"
+
 namespace spec_examples {
 
-enum class Op { gather, gather_elements, gather_nd, gather_nd1, scatter, scatter_nd };
+using harness::Op;
 
 enum class Expect {
     ok,                     ///< succeeds; `output` (values) is the expected result

@@ -25,6 +25,24 @@ using dmlref::Shape;
 using dmlref::Status;
 using Sizes = std::vector<std::int64_t>;
 
+// ------------------------------------------------------------------------------------------------
+// Compile-time properties: a violation fails the build of the test executable.
+
+// Status is a value: copied, moved and assigned without throwing, tested with an explicit bool.
+static_assert(std::is_nothrow_default_constructible_v<Status>);
+static_assert(std::is_nothrow_copy_constructible_v<Status>);
+static_assert(std::is_nothrow_move_constructible_v<Status>);
+static_assert(std::is_nothrow_copy_assignable_v<Status>);
+static_assert(std::is_nothrow_move_assignable_v<Status>);
+static_assert(!std::is_convertible_v<Status, bool>, "operator bool is explicit");
+static_assert(std::is_copy_constructible_v<dmlref::Result<Shape>>);
+// The throwing forms throw a std::runtime_error.
+static_assert(std::is_base_of_v<std::runtime_error, dmlref::Exception>);
+// Names are usable at compile time.
+static_assert(dmlref::name(ErrorCode::scatter_collision)[0] == 's');
+static_assert(dmlref::name(ErrorCode::ok)[0] == 'o' && dmlref::name(ErrorCode::ok)[1] == 'k' &&
+              dmlref::name(ErrorCode::ok)[2] == '\0');
+
 /// Shapes in assertion messages: "{2, 3}" instead of gtest's byte dump.
 std::string str(const Shape& s) { return dmlref::ErrorValue::braced(s); }
 
@@ -284,7 +302,6 @@ TEST(ErrorsThrowingForms, SucceedLikeTheTryForms) {
 }
 
 TEST(ErrorsThrowingForms, ExceptionIsARuntimeError) {
-  static_assert(std::is_base_of_v<std::runtime_error, dmlref::Exception>);
   Buffers s(kGood);
   const Sizes wrong{2, 2, 1};  // DimensionCount 3 for 2-D tensors
   try {
@@ -404,17 +421,6 @@ TEST(ErrorsStatus, MoveTransfersTheError) {
   EXPECT_TRUE(same_error(moved.error(), sample_error()));
 }
 
-TEST(ErrorsStatus, TypeTraits) {
-  static_assert(std::is_nothrow_default_constructible_v<Status>);
-  static_assert(std::is_nothrow_copy_constructible_v<Status>);
-  static_assert(std::is_nothrow_move_constructible_v<Status>);
-  static_assert(std::is_nothrow_copy_assignable_v<Status>);
-  static_assert(std::is_nothrow_move_assignable_v<Status>);
-  static_assert(!std::is_convertible_v<Status, bool>, "operator bool is explicit");
-  static_assert(std::is_copy_constructible_v<dmlref::Result<Shape>>);
-  SUCCEED();
-}
-
 TEST(ErrorsStatus, StatusesInAContainer) {
   std::vector<Status> v;
   for (int i = 0; i < 100; ++i) v.push_back(i % 2 ? Status(sample_error()) : Status());
@@ -463,12 +469,6 @@ TEST(ErrorsNames, EveryCodeHasItsName) {
   for (std::size_t i = 0; i < all_codes().size(); ++i) EXPECT_EQ(static_cast<std::size_t>(all_codes()[i].first), i);
   EXPECT_STREQ(dmlref::name(static_cast<ErrorCode>(20)), "unknown");
   EXPECT_STREQ(dmlref::name(static_cast<ErrorCode>(255)), "unknown");
-}
-
-TEST(ErrorsNames, NamesAreUsableAtCompileTime) {
-  constexpr const char* n = dmlref::name(ErrorCode::scatter_collision);
-  static_assert(n[0] == 's');
-  SUCCEED();
 }
 
 /// A real call that fails with each code (the library's own Error, not a hand-made one).

@@ -1,18 +1,8 @@
-// Deterministic coverage per data type: every operator, for all 11 data types (typed layer with the
-// real C++ type: float, dmlref::float16, double, int8_t ... uint64_t; and the dispatch layer) x all
-// 4 index types, DimensionCount 1 to 8 with leading 1s, negative indices (signed types), the index
-// boundaries -n and n-1 (0 and n-1 unsigned), and views that are not packed: padded row pitch with
-// a strided innermost dimension, transposed (column-major) tensors, zero-stride (broadcast)
-// inputs, strided indices, strided outputs, in-place scatters.
-//
-// The data are the type's special bit patterns (NaN payloads 0x7FC12345, signalling 0x7F800001,
-// float16 0x7C01, -0.0, denormals, infinities, INT64_MIN, UINT64_MAX, ...) interleaved with
-// distinct patterns; every copy must be bit-exact.
-//
-// Expected outputs are constructed directly from the operator's definition for these shape
-// families (a few lines each, below), on a copy of the pre-filled output buffer; the oracle must
-// agree with the construction too. Nothing is computed by dmlref.
-#include <gtest/gtest.h>
+// support/type_grid.hpp: the type grid of every operator. Expected outputs are constructed
+// directly from the operator's definition for a few shape families (a few lines each, below), on a
+// copy of the pre-filled output buffer; the oracle must agree with the construction too. Nothing
+// is computed by dmlref.
+#include "support/type_grid.hpp"
 
 #include <dmlref/dmlref.hpp>
 
@@ -29,9 +19,10 @@
 #include "support/oracle.hpp"
 #include "support/random_cases.hpp"
 
+namespace type_grid {
+
 namespace {
 
-namespace rc = random_cases;
 using dmlref::ErrorCode;
 using rc::Layer;
 using rc::Layout;
@@ -39,21 +30,6 @@ using rc::Op;
 using rc::Sizes;
 using rc::cat;
 using rc::ones;
-
-template <class T>
-constexpr rc::DType dtype_of() {
-  if constexpr (std::is_same_v<T, float>) return rc::DType::FLOAT32;
-  else if constexpr (std::is_same_v<T, dmlref::float16>) return rc::DType::FLOAT16;
-  else if constexpr (std::is_same_v<T, double>) return rc::DType::FLOAT64;
-  else if constexpr (std::is_same_v<T, std::int8_t>) return rc::DType::INT8;
-  else if constexpr (std::is_same_v<T, std::int16_t>) return rc::DType::INT16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return rc::DType::INT32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return rc::DType::INT64;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return rc::DType::UINT8;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return rc::DType::UINT16;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return rc::DType::UINT32;
-  else return rc::DType::UINT64;
-}
 
 // ---- the families' building blocks ----
 
@@ -460,89 +436,6 @@ class Budget {
   std::vector<std::string> failing_;
 };
 
-template <class T>
-class PerDataType : public ::testing::Test {};
-
-using AllDataTypes = ::testing::Types<float, dmlref::float16, double, std::int8_t, std::int16_t, std::int32_t,
-                                      std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
-
-struct TypeNames {
-  template <class T>
-  static std::string GetName(int) {
-    return rc::name(dtype_of<T>());
-  }
-};
-
-TYPED_TEST_SUITE(PerDataType, AllDataTypes, TypeNames);
-
-TYPED_TEST(PerDataType, Gather) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant < kViews; ++variant) {
-        for (int P = 0; P <= D; ++P)
-          budget.check(verify(gather_case(dtype_of<TypeParam>(), it, D, P, true, variant, default_value, false), false));
-        if (D >= 2) budget.check(verify(gather_case(dtype_of<TypeParam>(), it, D, 1, false, variant, default_value, false), false));
-      }
-}
-
-TYPED_TEST(PerDataType, GatherElements) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant < kViews; ++variant)
-        for (const bool axis_last : {true, false}) {
-          if (D == 1 && !axis_last) continue;
-          budget.check(verify(elements_case(Op::gather_elements, dtype_of<TypeParam>(), it, D, axis_last, variant, default_value, false), false));
-        }
-}
-
-TYPED_TEST(PerDataType, Scatter) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant <= kViews; ++variant)  // kViews: in place
-        for (const bool axis_last : {true, false}) {
-          if (D == 1 && !axis_last) continue;
-          budget.check(verify(elements_case(Op::scatter, dtype_of<TypeParam>(), it, D, axis_last, variant, default_value, false), false));
-        }
-}
-
-TYPED_TEST(PerDataType, GatherND) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant < kViews; ++variant)
-        for (int q = 2; q <= std::max(D, 2); ++q)  // IndicesDimensionCount counting leading 1s
-          for (const int K : {1, 2}) {
-            if (D == 1 && (q > 2 || K > 1)) continue;
-            budget.check(verify(nd_case(Op::gather_nd, dtype_of<TypeParam>(), it, D, q, K, false, variant, default_value, false), false));
-          }
-}
-
-TYPED_TEST(PerDataType, GatherND1) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant < kViews; ++variant) {
-        // BatchDimensionCount 1 from D = 3; below that GatherND1 with B = 0.
-        budget.check(verify(nd_case(Op::gather_nd1, dtype_of<TypeParam>(), it, D, 2, 1, D >= 3, variant, default_value, false), false));
-        if (D >= 2) budget.check(verify(nd_case(Op::gather_nd1, dtype_of<TypeParam>(), it, D, D, 2, false, variant, default_value, false), false));
-      }
-}
-
-TYPED_TEST(PerDataType, ScatterND) {
-  Budget budget;
-  for (const rc::IType it : rc::all_itypes)
-    for (int D = 1; D <= 8; ++D)
-      for (int variant = 0; variant <= kViews; ++variant)  // kViews: in place
-        for (int q = 2; q <= std::max(D, 2); ++q)
-          for (const int K : {1, 2}) {
-            if (D == 1 && (q > 2 || K > 1)) continue;
-            budget.check(verify(nd_case(Op::scatter_nd, dtype_of<TypeParam>(), it, D, q, K, false, variant, default_value, false), false));
-          }
-}
-
 /// Out-of-range values just past each boundary and at the index type's extremes: the default
 /// policy must fail (index_out_of_range, nothing written); the clamp policy must land them on
 /// 0 or n-1. UINT32 0xFFFFFFFF and UINT64 values >= 2^63 are huge, never -1.
@@ -562,9 +455,51 @@ std::vector<std::uint64_t> extremes(rc::IType t, std::int64_t n) {
   return {};
 }
 
-TYPED_TEST(PerDataType, IndexExtremesFailOrClamp) {
+}  // namespace
+
+void check_layouts(Op op, rc::DType t) {
   Budget budget;
-  const rc::DType t = dtype_of<TypeParam>();
+  for (const rc::IType it : rc::all_itypes)
+    for (int D = 1; D <= 8; ++D)
+      switch (op) {
+        case Op::gather:
+          for (int variant = 0; variant < kViews; ++variant) {
+            for (int P = 0; P <= D; ++P)
+              budget.check(verify(gather_case(t, it, D, P, true, variant, default_value, false), false));
+            if (D >= 2) budget.check(verify(gather_case(t, it, D, 1, false, variant, default_value, false), false));
+          }
+          break;
+        case Op::gather_elements:
+        case Op::scatter:
+          // Scatter: variant kViews is in place.
+          for (int variant = 0; variant < (op == Op::scatter ? kViews + 1 : kViews); ++variant)
+            for (const bool axis_last : {true, false}) {
+              if (D == 1 && !axis_last) continue;
+              budget.check(verify(elements_case(op, t, it, D, axis_last, variant, default_value, false), false));
+            }
+          break;
+        case Op::gather_nd:
+        case Op::scatter_nd:
+          // ScatterND: variant kViews is in place.
+          for (int variant = 0; variant < (op == Op::scatter_nd ? kViews + 1 : kViews); ++variant)
+            for (int q = 2; q <= std::max(D, 2); ++q)  // IndicesDimensionCount counting leading 1s
+              for (const int K : {1, 2}) {
+                if (D == 1 && (q > 2 || K > 1)) continue;
+                budget.check(verify(nd_case(op, t, it, D, q, K, false, variant, default_value, false), false));
+              }
+          break;
+        case Op::gather_nd1:
+          for (int variant = 0; variant < kViews; ++variant) {
+            // BatchDimensionCount 1 from D = 3; below that GatherND1 with B = 0.
+            budget.check(verify(nd_case(op, t, it, D, 2, 1, D >= 3, variant, default_value, false), false));
+            if (D >= 2) budget.check(verify(nd_case(op, t, it, D, D, 2, false, variant, default_value, false), false));
+          }
+          break;
+      }
+}
+
+void check_index_extremes(Op op, rc::DType t) {
+  Budget budget;
   for (const rc::IType it : rc::all_itypes)
     for (const int D : {1, 3, 8})
       for (std::size_t e = 0; e < extremes(it, kN).size(); ++e) {
@@ -580,76 +515,21 @@ TYPED_TEST(PerDataType, IndexExtremesFailOrClamp) {
                       second = D == 1 ? replacing(0, 0) : replacing(1, 3);
         const int variant = static_cast<int>(e % kViews);
         for (const bool clamp : {false, true}) {
-          const std::vector<Built> cases{
-              gather_case(t, it, D, 1, true, variant, value, clamp),
-              elements_case(Op::gather_elements, t, it, D, true, variant, value, clamp),
-              elements_case(Op::scatter, t, it, D, D == 1, variant, value, clamp),
-              nd_case(Op::gather_nd, t, it, D, 2, 1, false, variant, nd, clamp),
-              nd_case(Op::gather_nd1, t, it, D, 2, 1, D >= 3, variant, nd, clamp),
-              nd_case(Op::scatter_nd, t, it, D, 2, D >= 2 ? 2 : 1, false, D >= 2 ? 4 : variant, second, clamp),
-          };
-          for (const Built& b : cases) {
-            EXPECT_EQ(b.valid, clamp) << "the construction should be invalid exactly without clamping";
-            budget.check(verify(b, clamp));
+          Built b;
+          switch (op) {
+            case Op::gather: b = gather_case(t, it, D, 1, true, variant, value, clamp); break;
+            case Op::gather_elements: b = elements_case(op, t, it, D, true, variant, value, clamp); break;
+            case Op::scatter: b = elements_case(op, t, it, D, D == 1, variant, value, clamp); break;
+            case Op::gather_nd: b = nd_case(op, t, it, D, 2, 1, false, variant, nd, clamp); break;
+            case Op::gather_nd1: b = nd_case(op, t, it, D, 2, 1, D >= 3, variant, nd, clamp); break;
+            case Op::scatter_nd:
+              b = nd_case(op, t, it, D, 2, D >= 2 ? 2 : 1, false, D >= 2 ? 4 : variant, second, clamp);
+              break;
           }
+          EXPECT_EQ(b.valid, clamp) << "the construction should be invalid exactly without clamping";
+          budget.check(verify(b, clamp));
         }
       }
 }
 
-// A few fixed values, written out: boundary indices of every index type select exactly the
-// expected bit patterns (checked against literal values, not only against the construction).
-TEST(TypesLiteral, GatherFloatNaNPayloadsAndBoundaries) {
-  const std::uint32_t in[5] = {0x7FC12345u, 0x7F800001u, 0x80000000u, 0x00000001u, 0xFF800000u};
-  const std::int64_t idx[6] = {-5, 4, -1, 0, 2, -3};
-  float input[5], output[6];
-  std::memcpy(input, in, sizeof in);
-  std::memset(output, 0xA5, sizeof output);
-  const dmlref::Status s = dmlref::try_gather(dmlref::TensorView<const float>(input, {1, 1, 5}),
-                                              dmlref::TensorView<const std::int64_t>(idx, {1, 1, 6}),
-                                              dmlref::TensorView<float>(output, {1, 1, 6}), dmlref::GatherParams{2, 1});
-  ASSERT_TRUE(s.ok()) << s.message();
-  const std::uint32_t expected[6] = {0x7FC12345u, 0xFF800000u, 0xFF800000u, 0x7FC12345u, 0x80000000u, 0x80000000u};
-  for (int i = 0; i < 6; ++i) {
-    std::uint32_t got;
-    std::memcpy(&got, &output[i], 4);
-    EXPECT_EQ(got, expected[i]) << "element " << i;
-  }
-}
-
-TEST(TypesLiteral, ScatterFloat16AndInt64Extremes) {
-  const dmlref::float16 in[4] = {dmlref::float16::from_bits(0x7C01), dmlref::float16::from_bits(0x8000),
-                                 dmlref::float16::from_bits(0x0001), dmlref::float16::from_bits(0xFE01)};
-  const dmlref::float16 upd[2] = {dmlref::float16::from_bits(0x7E00), dmlref::float16::from_bits(0x83FF)};
-  const std::uint32_t idx[2] = {3, 0};
-  dmlref::float16 out[4];
-  ASSERT_TRUE(dmlref::try_scatter(dmlref::TensorView<const dmlref::float16>(in, {4}),
-                                  dmlref::TensorView<const std::uint32_t>(idx, {2}),
-                                  dmlref::TensorView<const dmlref::float16>(upd, {2}),
-                                  dmlref::TensorView<dmlref::float16>(out, {4}), dmlref::ScatterParams{0})
-                  .ok());
-  EXPECT_EQ(out[0].bits, 0x83FF);
-  EXPECT_EQ(out[1].bits, 0x8000);
-  EXPECT_EQ(out[2].bits, 0x0001);
-  EXPECT_EQ(out[3].bits, 0x7E00);
-
-  const std::int64_t data[3] = {std::numeric_limits<std::int64_t>::min(), -1, std::numeric_limits<std::int64_t>::max()};
-  const std::int32_t tuples[2] = {-3, 2};  // GatherND r = 1, q = 2, K = 1
-  std::int64_t gathered[2] = {};
-  ASSERT_TRUE(dmlref::try_gather_nd(dmlref::TensorView<const std::int64_t>(data, {1, 3}),
-                                    dmlref::TensorView<const std::int32_t>(tuples, {2, 1}),
-                                    dmlref::TensorView<std::int64_t>(gathered, {1, 2}), dmlref::GatherNDParams{1, 2})
-                  .ok());
-  EXPECT_EQ(gathered[0], std::numeric_limits<std::int64_t>::min());
-  EXPECT_EQ(gathered[1], std::numeric_limits<std::int64_t>::max());
-
-  const std::uint64_t big[3] = {0, std::numeric_limits<std::uint64_t>::max(), 0x8000000000000000ull};
-  const std::uint64_t where[1] = {2};
-  std::uint64_t one[1] = {};
-  ASSERT_TRUE(dmlref::try_gather_elements(dmlref::TensorView<const std::uint64_t>(big, {3}),
-                                          dmlref::TensorView<const std::uint64_t>(where, {1}),
-                                          dmlref::TensorView<std::uint64_t>(one, {1}), dmlref::GatherElementsParams{0})
-                  .ok());
-  EXPECT_EQ(one[0], 0x8000000000000000ull);
-}
-
-}  // namespace
+}  // namespace type_grid

@@ -1,4 +1,4 @@
-// The index check's edges. check_indices first scans whole lines branch-free (plan.hpp,
+// The index check's edges. check_indices first scans whole lines branch-free (detail/index_check.hpp,
 // line_in_range: a cache line at a time when packed, four interleaved chains, then a tail), and
 // only on failure walks the indices again to name the first bad one. These cases put boundary values at every position of a run
 // (inside the unrolled part and in the tail), in strided and tuple-shaped index tensors, for all

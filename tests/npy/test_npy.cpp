@@ -20,14 +20,14 @@ using dmlref::DataType;
 namespace npy = dmlref::npy;
 using npy::ErrorCode;
 
-/// tests/npy/, found next to this source file (CMake passes absolute source paths).
+/// tests/npy/, the folder of this source file (CMake passes absolute source paths).
 std::string fixture(const std::string& name) {
 #ifdef DMLREF_NPY_FIXTURE_DIR
   return std::string(DMLREF_NPY_FIXTURE_DIR) + "/" + name;
 #else
   std::string here = __FILE__;
   const std::size_t slash = here.find_last_of("/\\");
-  return (slash == std::string::npos ? std::string(".") : here.substr(0, slash)) + "/npy/" + name;
+  return (slash == std::string::npos ? std::string(".") : here.substr(0, slash)) + "/" + name;
 #endif
 }
 

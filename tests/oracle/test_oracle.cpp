@@ -114,7 +114,7 @@ oracle::IndexKind index_kind(const std::string& t) {
     return oracle::IndexKind::u32;
 }
 
-bool is_scatter(Op op) { return op == Op::scatter || op == Op::scatter_nd; }
+using harness::is_scatter;
 
 /// The data-type rule the oracle leaves to its caller (operators.md §1.2): one data type for
 /// Input, Updates and Output.

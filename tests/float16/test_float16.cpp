@@ -237,14 +237,15 @@ TEST(Float16, EveryNonNanHalfRoundTrips) {
     EXPECT_EQ(failures, 0u);
 }
 
-TEST(Float16, TypeProperties) {
-    constexpr float16 one = float16::from_bits(0x3C00);
-    static_assert(one.bits == 0x3C00);
-    static_assert(float16{0x1234}.bits == 0x1234);
-    static_assert(std::is_aggregate_v<float16>);
-    static_assert(std::is_trivially_copyable_v<float16> && std::is_trivially_default_constructible_v<float16>);
-    static_assert(std::is_standard_layout_v<float16> && sizeof(float16) == 2);
+// Compile-time properties (a violation fails the build): a constexpr two-byte aggregate that
+// copies like its bits.
+static_assert(float16::from_bits(0x3C00).bits == 0x3C00);
+static_assert(float16{0x1234}.bits == 0x1234);
+static_assert(std::is_aggregate_v<float16>);
+static_assert(std::is_trivially_copyable_v<float16> && std::is_trivially_default_constructible_v<float16>);
+static_assert(std::is_standard_layout_v<float16> && sizeof(float16) == 2);
 
+TEST(Float16, CopiesAreBitExact) {
     // Copies are bit-exact, even for a signalling NaN that a float round trip would quiet.
     const float16 snan = float16::from_bits(0x7C01);
     float16 copy{};

@@ -47,9 +47,9 @@ using dmlref::Status;
 
 std::string data_dir() {
   if (const char* env = std::getenv("DMLREF_ONNX_DATA_DIR")) return env;
-  std::string here = __FILE__;  // .../tests/test_onnx.cpp
+  std::string here = __FILE__;  // .../tests/onnx/test_onnx.cpp
   const auto slash = here.find_last_of("/\\");
-  return (slash == std::string::npos ? std::string(".") : here.substr(0, slash)) + "/onnx";
+  return (slash == std::string::npos ? std::string(".") : here.substr(0, slash));
 }
 
 struct CaseTensor {

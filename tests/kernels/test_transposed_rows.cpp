@@ -1,4 +1,4 @@
-// Gather of rows whose block is far-strided in the input (a transposed input): plan.hpp's
+// Gather of rows whose block is far-strided in the input (a transposed input): detail/tiled.hpp's
 // gather_tiles_in_input_order. It sorts the rows by input offset, moves the block a tile of 256
 // bytes at a time, cuts the first tile short to align the others when it streams, and streams
 // (non-temporal stores) only outputs of 4 MiB and more whose rows share one alignment. These cases

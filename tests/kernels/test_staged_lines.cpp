@@ -1,12 +1,12 @@
-// Staged lines (plan.hpp, copy_staged_rows). Lines that are far-strided in a transposed input: up to 64
-// neighbouring lines are staged together when their elements share cache lines (on the heap when
-// they outgrow the 32 KiB stack buffer, LargeGroupsOnTheHeap). Also the doubled
-// staged line that signed indices read without normalisation. These cases pin
-// the group boundaries: line counts that are and are not multiples of the group, groups cut short
-// by the outer dimension's end, shares that start and end mid-line (2 and 3 threads), element
-// widths 1, 2, 4 and 8, and both Gather on the last axis and GatherElements, against a direct
-// computation on the transposed data. Last, packed lines of 1 KiB and more, which a staged pass
-// prefetches one line ahead.
+// Staged lines (detail/staged.hpp, copy_staged_rows). Lines that are far-strided in a transposed
+// input: up to 64 neighbouring lines are staged together when their elements share cache lines (on
+// the heap when they outgrow the 32 KiB stack buffer, LargeGroupsOnTheHeap). Also the doubled
+// staged line that signed indices read without normalisation. These cases pin the group boundaries:
+// line counts that are and are not multiples of the group, groups cut short by the outer
+// dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
+// 8, and both Gather on the last axis and GatherElements, against a direct computation on the
+// transposed data. Last, packed lines of 1 KiB and more, which a staged pass prefetches one line
+// ahead.
 #include <gtest/gtest.h>
 
 #include <cstdint>
