@@ -10,7 +10,8 @@
 // the largest rank among the operands, D; the output file has rank D. ONNX subcommands (onnx-*)
 // take ONNX's attributes (axis may be negative) and read every array at its natural rank (0-d and
 // empty arrays included); their output has ONNX's rank. Errors print one line to stderr and exit
-// with 1 (2 for a command line CLI11 rejects); nothing is written on error.
+// with 1 (2 for a command line CLI11 rejects); nothing is written on error. --feature-level 3_0 (or
+// 3.0, 0x3000) accepts only what DirectML accepts at that level (docs/directml.md).
 //
 // `dmlref explain SUBCOMMAND ... --at I,J,K` and `dmlref compare SUBCOMMAND ... --candidate C.npy`
 // take the same subcommands without -o (tools/explain/, docs/explain.md).
@@ -62,6 +63,7 @@ struct Arguments {
   std::string index_policy = "error";
   bool check_collisions = false;
   int threads = 1;
+  std::uint32_t feature_level = 0;  // --feature-level, parsed; 0: none
   explain_cli::Request request;  // `dmlref explain` and `dmlref compare`
 };
 
@@ -136,6 +138,7 @@ dmlref::Options options_of(const Arguments& args) {
   options.index_policy = args.index_policy == "clamp" ? dmlref::IndexPolicy::clamp : dmlref::IndexPolicy::error;
   options.check_collisions = args.check_collisions;
   options.threads = args.threads;
+  options.feature_level = args.feature_level;
   return options;
 }
 
@@ -442,6 +445,19 @@ CLI::App* add_subcommand(CLI::App& parent, const Subcommand& s, Arguments& args,
                   "report two updates that write one output element (default: the last one wins)");
   sub->add_option("--threads", args.threads, "most threads to use (default 1; results do not depend on it)")
       ->check(CLI::Range(1, 1024));
+  // Arrays are never padded further to suit a level: a 3-D call at 2_1 is an error.
+  sub->add_option_function<std::string>(
+         "--feature-level",
+         [&args](const std::string& text) { args.feature_level = dmlref::feature_level::parse(text); },
+         std::string("accept only what DirectML accepts at this DML_FEATURE_LEVEL: 3.0, 3_0, 0x3000 or "
+                     "DML_FEATURE_LEVEL_3_0 (default: no level)") +
+             (onnx ? ", for the DirectML call the ONNX operator maps to" : ""))
+      ->check([](const std::string& text) {
+        return dmlref::feature_level::parse(text) != 0
+                   ? std::string()
+                   : "'" + text + "' is not a DirectML feature level (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, 4_1, 5_0, 5_1, "
+                                  "5_2, 6_0 ... 6_4; also written 3.0, 0x3000 or DML_FEATURE_LEVEL_3_0)";
+      });
   return sub;
 }
 

@@ -4,9 +4,11 @@
 /// dmlref: CPU reference implementations of DirectML's gather and scatter operators.
 /// Umbrella header; every header below also stands alone.
 
+#include "binding.hpp"
 #include "config.hpp"
 #include "data_type.hpp"
 #include "executor.hpp"
+#include "feature_level.hpp"
 #include "float16.hpp"
 #include "options.hpp"
 #include "reduction.hpp"

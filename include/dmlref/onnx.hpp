@@ -39,6 +39,11 @@
 /// "updates", "output") and attributes ("axis", "batch_dims", "reduction"), with dimensions and
 /// coordinates in natural ranks; `op` is the ONNX operator's name.
 ///
+/// Options::feature_level and Options::binding_rules apply to the DirectML call a helper makes: its
+/// padded DimensionCount D (never padded further to suit a level), mapped attributes and types;
+/// under a level a `reduction` other than none is `unsupported`. A helper that makes no DirectML
+/// call (an empty tensor) checks only that the options hold valid values.
+///
 /// Reductions (ScatterElements, ScatterND; ONNX opsets 16 and 18) are dmlref::Reduction, passed to
 /// the DirectML-convention operators' extension field; reduction.hpp defines their arithmetic.
 
@@ -363,6 +368,7 @@ struct Operand {
   Shape strides;              ///< elements; packed row-major when the descriptor has none
   std::uint64_t bytes = 0;
   unsigned char* data = nullptr;
+  std::uint32_t alignment = 0;  ///< GuaranteedBaseOffsetAlignment
 
   int rank() const noexcept { return sizes.rank(); }
   bool empty() const noexcept { return has_zero(sizes); }
@@ -376,6 +382,7 @@ Status read(const char* op, const char* name, const char* dml_name, const BasicT
   out.type = desc.DataType;
   out.bytes = desc.TotalTensorSizeInBytes;
   out.data = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data)));
+  out.alignment = desc.GuaranteedBaseOffsetAlignment;
   if (desc.DimensionCount > static_cast<std::uint32_t>(max_dimension_count))
     return error(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
                  ErrorValue::range(0, max_dimension_count), ErrorValue::of_unsigned(desc.DimensionCount),
@@ -434,10 +441,10 @@ struct Padded {
     }
   }
   TensorDesc input() const noexcept {
-    return TensorDesc{source->type, rank, sizes, strides, source->bytes, source->data};
+    return TensorDesc{source->type, rank, sizes, strides, source->bytes, source->data, source->alignment};
   }
   MutableTensorDesc output() const noexcept {
-    return MutableTensorDesc{source->type, rank, sizes, strides, source->bytes, source->data};
+    return MutableTensorDesc{source->type, rank, sizes, strides, source->bytes, source->data, source->alignment};
   }
   /// The dispatch layer's own reading of the descriptor, to run its layout checks.
   Status raw(const char* op, RawTensor& out) const noexcept {
@@ -653,6 +660,16 @@ inline constexpr auto mapped_output = [](const auto& c) -> const Shape& { return
 inline constexpr auto data_shape = [](const auto& c) -> const Shape& { return c.data.sizes; };
 inline constexpr auto indices_shape = [](const auto& c) -> const Shape& { return c.indices.sizes; };
 
+/// The DirectML rules of Options that a helper applies itself, since an empty tensor makes no
+/// DirectML call to apply them: valid option values, and under a level no `reduction`.
+inline Status check_directml_options(const char* op, const Options& options,
+                                     Reduction reduction = Reduction::none) noexcept {
+  if (Status s = dmlref::detail::check_options(op, options); !s) return s;
+  if (options.feature_level != 0 && reduction != Reduction::none)
+    return dmlref::detail::reduction_unavailable(op, "reduction", reduction, options.feature_level);
+  return Status();
+}
+
 inline Status prepare_gather(const TensorDesc& data_desc, const TensorDesc& indices_desc,
                              const MutableTensorDesc& output_desc, std::int64_t axis,
                              Call<GatherMapping>& c) noexcept {
@@ -674,6 +691,7 @@ inline Status gather(const TensorDesc& data_desc, const TensorDesc& indices_desc
                      std::int64_t axis, const Options& options) noexcept {
   Call<GatherMapping> c;
   if (Status s = prepare_gather(data_desc, indices_desc, output_desc, axis, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
   if (is_noop(c)) return check_noop(c, options);
   const int D = c.m.dimension_count;
   const Padded in(c.data, D), idx(c.indices, D), out(c.output, D);
@@ -700,6 +718,7 @@ inline Status gather_elements(const TensorDesc& data_desc, const TensorDesc& ind
                               const Options& options) noexcept {
   Call<GatherElementsMapping> c;
   if (Status s = prepare_gather_elements(data_desc, indices_desc, output_desc, axis, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
   if (is_noop(c)) return check_noop(c, options);
   const int D = c.m.dimension_count;
   const Padded in(c.data, D, &c.m.input), idx(c.indices, D), out(c.output, D);
@@ -725,6 +744,7 @@ inline Status gather_nd(const TensorDesc& data_desc, const TensorDesc& indices_d
                         std::int64_t batch_dims, const Options& options) noexcept {
   Call<GatherNDMapping> c;
   if (Status s = prepare_gather_nd(data_desc, indices_desc, output_desc, batch_dims, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options); !s) return s;
   if (is_noop(c)) return check_noop(c, options);
   const int D = c.m.dimension_count;
   const Padded in(c.data, D), idx(c.indices, D), out(c.output, D);
@@ -771,6 +791,7 @@ inline Status scatter_elements(const char* op, const TensorDesc& data_desc, cons
   if (Status s = prepare_scatter_elements(op, data_desc, indices_desc, updates_desc, output_desc, axis, reduction, c);
       !s)
     return s;
+  if (Status s = check_directml_options(op, options, reduction); !s) return s;
   const ScatterMapping& m = c.m;
   const int D = m.dimension_count;
   if (is_noop(c)) return scatter_noop(c, options);
@@ -817,6 +838,7 @@ inline Status scatter_nd(const TensorDesc& data_desc, const TensorDesc& indices_
                          const MutableTensorDesc& output_desc, Reduction reduction, const Options& options) noexcept {
   Call<ScatterNDMapping> c;
   if (Status s = prepare_scatter_nd(data_desc, indices_desc, updates_desc, output_desc, reduction, c); !s) return s;
+  if (Status s = check_directml_options(c.naming.op, options, reduction); !s) return s;
   if (is_noop(c)) return scatter_noop(c, options);
   const int D = c.m.dimension_count;
   const Padded in(c.data, D), idx(c.indices, D), upd(c.updates, D), out(c.output, D);

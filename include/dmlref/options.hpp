@@ -16,6 +16,15 @@ enum class IndexPolicy : std::uint8_t {
   clamp,
 };
 
+/// Which of DirectML's buffer-binding rules a call enforces (docs/directml.md, "Binding rules").
+enum class BindingRules : std::uint8_t {
+  /// Any element-aligned tensor whose elements lie inside its buffer (the default: a reference).
+  relaxed,
+  /// Also DirectML's: TotalTensorSizeInBytes >= DMLCalcBufferTensorSize, data aligned to
+  /// max(16, GuaranteedBaseOffsetAlignment), at most 2^32 - 1 elements, sizes and strides in UINT.
+  directml,
+};
+
 /// Choices for behaviour that DirectML leaves undefined. The defaults suit a golden reference.
 struct Options {
   IndexPolicy index_policy = IndexPolicy::error;
@@ -42,6 +51,12 @@ struct Options {
   /// (Error::output_partly_written says so); nothing is ever written outside OutputTensor, and no
   /// element is ever half written. docs/semantics.md, "One pass".
   bool all_or_nothing = true;
+  /// A DML_FEATURE_LEVEL value (feature_level::v3_0, ...): the call must also be one DirectML at
+  /// that level accepts (operator, dimension counts, data types; no scatter reduction). 0: no
+  /// level: what DirectML's newest level accepts, and dmlref's extensions (docs/directml.md).
+  std::uint32_t feature_level = 0;
+  /// DirectML's binding rules (BindingRules::directml) or only the reference's (relaxed).
+  BindingRules binding_rules = BindingRules::relaxed;
 };
 
 }  // namespace dmlref

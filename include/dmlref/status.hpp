@@ -35,6 +35,9 @@ enum class ErrorCode : std::uint8_t {
   overflow,                 ///< an element count, byte size or offset does not fit in 64 bits
   out_of_memory,            ///< the opt-in collision check could not allocate its bitmap
   coordinate_out_of_range,  ///< explain.hpp: the coordinate asked about is not one of the output's
+  feature_level_too_low,    ///< Options::feature_level lacks the operator, a DimensionCount or a DataType
+  unsupported,              ///< something DirectML has at no feature level, or dmlref does not implement
+  misaligned,               ///< binding rules: data not aligned to max(16, GuaranteedBaseOffsetAlignment)
 };
 
 /// Short name of an error code ("index_out_of_range").
@@ -57,13 +60,17 @@ constexpr const char* name(ErrorCode code) noexcept {
     case ErrorCode::overflow: return "overflow";
     case ErrorCode::out_of_memory: return "out_of_memory";
     case ErrorCode::coordinate_out_of_range: return "coordinate_out_of_range";
+    case ErrorCode::feature_level_too_low: return "feature_level_too_low";
+    case ErrorCode::unsupported: return "unsupported";
+    case ErrorCode::misaligned: return "misaligned";
   }
   return "unknown";
 }
 
 /// A value an error reports as expected or actual: a number, a range, sizes, a type, or a text.
 struct ErrorValue {
-  enum class Kind : std::uint8_t { none, integer, at_least, unsigned_integer, range, sizes, data_type, text };
+  enum class Kind : std::uint8_t { none, integer, at_least, unsigned_integer, range, sizes, data_type, text,
+                                   feature_level };
   Kind kind = Kind::none;
   std::int64_t integer = 0;      // integer, or the range's first value
   std::uint64_t unsigned_integer = 0;
@@ -81,6 +88,10 @@ struct ErrorValue {
   static ErrorValue of(const Shape& c) noexcept { ErrorValue e; e.kind = Kind::sizes; e.sizes = c; return e; }
   static ErrorValue of(DataType t) noexcept { ErrorValue e; e.kind = Kind::data_type; e.data_type = t; return e; }
   static ErrorValue of_text(const char* t) noexcept { ErrorValue e; e.kind = Kind::text; e.text = t; return e; }
+  /// A DML_FEATURE_LEVEL value, shown as "DML_FEATURE_LEVEL_3_0".
+  static ErrorValue of_feature_level(std::uint32_t v) noexcept {
+    ErrorValue e; e.kind = Kind::feature_level; e.unsigned_integer = v; return e;
+  }
 
   /// "5", "-3..2", "{2, 3}", "FLOAT32", or the text.
   std::string to_string() const {
@@ -93,8 +104,15 @@ struct ErrorValue {
       case Kind::sizes: return braced(sizes);
       case Kind::data_type: return dmlref::name(data_type);
       case Kind::text: return text;
+      case Kind::feature_level: return "DML_FEATURE_LEVEL_" + level_name(static_cast<std::uint32_t>(unsigned_integer));
     }
     return "";
+  }
+
+  /// "3_0" for 0x3000: the two hexadecimal digits DirectML's names spell.
+  static std::string level_name(std::uint32_t level) {
+    const char* digits = "0123456789ABCDEF";
+    return std::string(1, digits[(level >> 12) & 0xF]) + "_" + digits[(level >> 8) & 0xF];
   }
 
   static std::string braced(const Shape& c, char open = '{', char close = '}') {
@@ -128,6 +146,8 @@ struct Error {
   Shape target_position;
   /// Options::all_or_nothing off only: OutputTensor holds results of the rows before the error.
   bool output_partly_written = false;
+  /// feature_level_too_low and level-dependent unsupported errors: Options::feature_level.
+  std::uint32_t feature_level = 0;
 
   /// A complete sentence naming operator, tensor, field, expected and actual value.
   std::string message() const {
@@ -163,6 +183,19 @@ struct Error {
       const std::string entry = field_index >= 0 ? "entry " + std::to_string(field_index) : std::string("length");
       return where + "coordinate " + ErrorValue::braced(position, '[', ']') + " is not an element of " + tensor +
              ": its " + entry + " must be " + expected.to_string() + ", but is " + actual.to_string();
+    }
+    if (code == ErrorCode::feature_level_too_low) {
+      // "IndicesTensor.DataType INT64 needs DML_FEATURE_LEVEL_3_0 (feature_level is 2_1)"
+      std::string text = where + subject;
+      if (actual.kind != ErrorValue::Kind::none) text += (subject.empty() ? "" : " ") + actual.to_string();
+      text += " needs " + expected.to_string() + " (";
+      if (*rule != '\0') return text + "at " + ErrorValue::level_name(feature_level) + " " + rule + ")";
+      return text + "feature_level is " + ErrorValue::level_name(feature_level) + ")";
+    }
+    if (code == ErrorCode::misaligned) {
+      return where + subject + " must be aligned to " + expected.to_string() + " bytes, but is " +
+             actual.to_string() + " bytes past a multiple of " + expected.to_string() +
+             (*rule != '\0' ? std::string(" (") + rule + ")" : std::string());
     }
     std::string text = where + subject;
     if (expected.kind != ErrorValue::Kind::none) {

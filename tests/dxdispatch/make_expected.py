@@ -310,6 +310,13 @@ def skip_unsupported():
     return print_line("out", out) + written("out", "out.npy"), {"out.npy": dx_npy(buffer_of(out), "<f4", (2,))}
 
 
+def feature_level_int64():
+    table = np.array([10, -20, 30, -9223372036854775808, 50, 9223372036854775807], dtype=np.int64).reshape(2, 3)
+    idx = np.array([2, -3, -1, 0], dtype=np.int32).reshape(2, 2)
+    out = np.take_along_axis(table, idx % 3, axis=1)
+    return print_line("input", table.reshape(-1)) + print_line("output", out), {}
+
+
 def clamp_input():
     return print_line("input", np.arange(1, 7, dtype=np.float32))
 
@@ -347,6 +354,10 @@ CASES = {
     "skip_unsupported": skip_unsupported,
     "clamp": clamp,
     "collision": collision,
+    "feature_level": spec_e1,
+    "feature_level.3_0": spec_e1,
+    "feature_level.int64": feature_level_int64,
+    "feature_level.int64.none": feature_level_int64,
     # Failing cases that print before they fail.
     "clamp.error": lambda: (clamp_input(), {}),
     "write_file_folder": lambda: (spec_e6()[0].splitlines(keepends=True)[0], {}),

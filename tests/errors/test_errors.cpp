@@ -455,16 +455,19 @@ const std::vector<std::pair<ErrorCode, const char*>>& all_codes() {
       {ErrorCode::overflow, "overflow"},
       {ErrorCode::out_of_memory, "out_of_memory"},
       {ErrorCode::coordinate_out_of_range, "coordinate_out_of_range"},
+      {ErrorCode::feature_level_too_low, "feature_level_too_low"},
+      {ErrorCode::unsupported, "unsupported"},
+      {ErrorCode::misaligned, "misaligned"},
   };
   return codes;
 }
 
 TEST(ErrorsNames, EveryCodeHasItsName) {
   for (const auto& [code, text] : all_codes()) EXPECT_STREQ(dmlref::name(code), text);
-  // The list above is complete: the enum's values are 0..16.
-  ASSERT_EQ(all_codes().size(), 17u);
+  // The list above is complete: the enum's values are 0..19.
+  ASSERT_EQ(all_codes().size(), 20u);
   for (std::size_t i = 0; i < all_codes().size(); ++i) EXPECT_EQ(static_cast<std::size_t>(all_codes()[i].first), i);
-  EXPECT_STREQ(dmlref::name(static_cast<ErrorCode>(17)), "unknown");
+  EXPECT_STREQ(dmlref::name(static_cast<ErrorCode>(20)), "unknown");
   EXPECT_STREQ(dmlref::name(static_cast<ErrorCode>(255)), "unknown");
 }
 
@@ -520,6 +523,25 @@ Status produce(ErrorCode code) {
     }
     case ErrorCode::out_of_memory: break;  // needs a failing allocation: see below
     case ErrorCode::coordinate_out_of_range: break;  // explain.hpp's: tests/explain/test_explain_examples.cpp
+    case ErrorCode::feature_level_too_low: {
+      Options opt;
+      opt.feature_level = feature_level::v2_1;  // a 2-D GatherElements needs 3_0
+      return ge(input, indices, output, 1, opt);
+    }
+    case ErrorCode::unsupported: {
+      Options opt;
+      opt.feature_level = feature_level::v6_4;  // no level has scatter reductions
+      return try_scatter(input, indices, upd.desc(DataType::FLOAT32, s22), out.mutable_desc(DataType::FLOAT32, s23),
+                         {1, Reduction::add}, opt);
+    }
+    case ErrorCode::misaligned: {
+      Options opt;
+      opt.binding_rules = BindingRules::directml;  // data 4 bytes past a 16-byte boundary
+      TensorDesc d = in.desc(DataType::FLOAT32, s22);
+      d.Data = in.bytes() + 4;
+      d.TotalTensorSizeInBytes = 20;
+      return ge(d, indices, output, 1, opt);
+    }
   }
   return Status();
 }
@@ -533,7 +555,8 @@ TEST(ErrorsMessages, EveryCodeTheLibraryReportsHasASentenceNamingTheOperator) {
     ASSERT_EQ(s.code(), code) << s.message();
     const std::string m = s.message();
     EXPECT_FALSE(m.empty());
-    const std::string op = code == ErrorCode::scatter_collision ? "Scatter" : "GatherElements";
+    const std::string op =
+        code == ErrorCode::scatter_collision || code == ErrorCode::unsupported ? "Scatter" : "GatherElements";
     EXPECT_EQ(std::string(s.error().op), op);
     EXPECT_EQ(m.rfind(op + ": ", 0), 0u) << "the message starts with the operator: " << m;
     EXPECT_GT(m.size(), op.size() + 10) << m;

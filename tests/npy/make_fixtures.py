@@ -612,6 +612,49 @@ def error_cases():
          r"--batch-dims")
 
 
+def feature_level_cases():
+    # --feature-level: every spelling, the level's tables, and arrays never padded further (a 1-d or
+    # 3-d call at 2_1 is an error, a 4-d one is not). Files of the cases above are reused.
+    g1_in, g1_idx = "g1.input.npy", "g1.indices.npy"
+    g1_out = f4([14, 12, 14, 11, 13])
+    for spelling in ("3.0", "3_0", "0x3000", "DML_FEATURE_LEVEL_3_0", "6_4"):
+        ok("feature-level.gather-%s" % spelling, "gather --feature-level %s %s %s" % (spelling, g1_in, g1_idx), g1_out)
+    fail("feature-level.gather-1d-at-2_1", "gather --feature-level 2.1 %s %s" % (g1_in, g1_idx),
+         r"dmlref gather: Gather: DimensionCount 1 needs DML_FEATURE_LEVEL_3_0 "
+         r"\(at 2_1 every tensor has exactly 4 dimensions\)")
+    fail("feature-level.gather-3d-at-2_1", "gather --axis 2 --index-dimensions 2 --feature-level 2_1 %s %s" % (
+        "g3b.input.npy", "g3b.indices.npy"), r"Gather: DimensionCount 3 needs DML_FEATURE_LEVEL_3_0")
+    ok("feature-level.gather-4d-at-1_0", "gather --axis 3 --index-dimensions 1 --feature-level 1_0 %s %s" % (
+        "x4.input.npy", "x4.indices.npy"), f4([[[[14, 12, 14, 11, 13]]]]))
+    x4_idx_i8 = data("x4.indices.i8", i8([[[[3, 1, 3, 0, 2]]]]))
+    fail("feature-level.int64-indices-at-2_1", "gather --axis 3 --feature-level 2_1 %s %s" % ("x4.input.npy", x4_idx_i8),
+         r"Gather: IndicesTensor.DataType INT64 needs DML_FEATURE_LEVEL_3_0 \(feature_level is 2_1\)")
+    ok("feature-level.int64-indices-at-3_0", "gather --axis 3 --feature-level 3_0 %s %s" % ("x4.input.npy", x4_idx_i8),
+       f4([[[[14, 12, 14, 11, 13]]]]))
+    fail("feature-level.float64-at-3_0", "gather --feature-level 3_0 %s %s" % ("table4.f8.npy", g1_idx),
+         r"Gather: InputTensor.DataType FLOAT64 needs DML_FEATURE_LEVEL_4_1")
+    fail("feature-level.gather-nd1-at-2_1", "gather-nd1 --feature-level 2_1 %s %s" % ("gn1.input.npy", "gn1.indices.npy"),
+         r"GatherND1: DML_OPERATOR_GATHER_ND1 needs DML_FEATURE_LEVEL_3_0")
+    s1_4d = (data("s1.input.4d", f4([[[[0, 1, 2, 3, 4]]]])), data("s1.indices.4d", u4([[[[3, 1, 3, 0]]]])),
+             data("s1.updates.4d", f4([[[[5, 6, 7, 8]]]])))
+    fail("feature-level.scatter-at-1_0", "scatter --axis 3 --feature-level 1_0 %s %s %s" % s1_4d,
+         r"Scatter: DML_OPERATOR_SCATTER needs DML_FEATURE_LEVEL_2_0 \(feature_level is 1_0\)")
+    ok("feature-level.scatter-at-2_0", "scatter --axis 3 --feature-level 2_0 %s %s %s" % s1_4d,
+       f4([[[[8, 6, 2, 7, 4]]]]))
+    fail("feature-level.reduction", "scatter --reduction add --feature-level 6_4 s1.input.npy s1.indices.npy "
+         "s1.updates.npy", r"Scatter: Reduction must be none, but is add")
+    ok("feature-level.scatter-nd", "scatter-nd --input-dimension-count 1 --indices-dimension-count 2 "
+       "--feature-level 3_0 sn1.input.npy sn1.indices.npy sn1.updates.npy", f4([[1, 11, 3, 10, 9, 6, 7, 12]]))
+    ok("feature-level.gather-elements", "gather-elements --axis 0 --feature-level 3_1 ge1.input.npy ge1.indices.npy",
+       f4([[4, 8, 3], [7, 2, 3]]))
+    ok("feature-level.gather-nd", "gather-nd --feature-level 4_0 gn1.input.npy gn1.indices.npy", f4([[2, 3], [0, 1]]))
+    fail("feature-level.onnx-2d-at-2_1", "onnx-gather --axis 1 --feature-level 2_1 onnx.data3x4.npy onnx.idx2x2.npy",
+         r"Gather: DimensionCount 3 needs DML_FEATURE_LEVEL_3_0")
+    for bad in ("3_5", "0x3500", "7.0", "3", "three"):
+        fail("feature-level.invalid-%s" % bad, "gather --feature-level %s %s %s" % (bad, g1_in, g1_idx),
+             r"--feature-level: '%s' is not a DirectML feature level" % bad)
+
+
 def cli_fixtures():
     os.makedirs(CLI_DATA, exist_ok=True)
     for old in glob.glob(os.path.join(CLI_DATA, "*.npy")):
@@ -619,6 +662,7 @@ def cli_fixtures():
     directml_cases()
     onnx_cases()
     error_cases()
+    feature_level_cases()
     names = [c[0] for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     with open(os.path.join(CLI_DIR, "cases.txt"), "w") as f:

@@ -73,6 +73,27 @@ dmlref::Status call_operator(const Call& c, const In& in, const Idx& idx, const 
   return dmlref::Status();
 }
 
+/// minimum_feature_level(input, indices, [updates,] output, params, options) for the call's
+/// operator (docs/directml.md): the same arguments as call_operator.
+template <class In, class Idx, class Out>
+dmlref::Result<std::uint32_t> call_minimum_level(const Call& c, const In& in, const Idx& idx, const In& upd,
+                                                 const Out& out) {
+  const std::uint32_t* a = c.attr;
+  using dmlref::minimum_feature_level;
+  switch (c.op) {
+    case Op::gather: return minimum_feature_level(in, idx, out, dmlref::GatherParams{a[0], a[1]}, c.options);
+    case Op::gather_elements: return minimum_feature_level(in, idx, out, dmlref::GatherElementsParams{a[0]}, c.options);
+    case Op::gather_nd: return minimum_feature_level(in, idx, out, dmlref::GatherNDParams{a[0], a[1]}, c.options);
+    case Op::gather_nd1:
+      return minimum_feature_level(in, idx, out, dmlref::GatherND1Params{a[0], a[1], a[2]}, c.options);
+    case Op::scatter:
+      return minimum_feature_level(in, idx, upd, out, dmlref::ScatterParams{a[0], c.reduction}, c.options);
+    case Op::scatter_nd:
+      return minimum_feature_level(in, idx, upd, out, dmlref::ScatterNDParams{a[0], a[1], c.reduction}, c.options);
+  }
+  return dmlref::Result<std::uint32_t>(dmlref::Status());
+}
+
 /// The dispatch layer: try_<op>(TensorDesc..., params, options).
 dmlref::Status run_dispatch(const Call& c);
 

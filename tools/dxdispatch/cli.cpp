@@ -1,47 +1,23 @@
 // `dmlref run` (see cli.hpp).
 #include "cli.hpp"
 
-#include <cctype>
+#include <dmlref/feature_level.hpp>
+#include <dmlref/options.hpp>
+
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <optional>
 
 #include "model.hpp"
 #include "run.hpp"
 
 namespace dxdispatch {
-
-namespace {
-
-constexpr std::uint32_t kFeatureLevels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
-                                            0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
-
-/// Applies --feature-level: DirectML's rules of that level, and its binding rules (16-byte offset
-/// alignment, ...), which the default run leaves relaxed. dmlref::Options gains feature_level and
-/// binding_rules with the feature-level support; wiring it is
-///   options.feature_level = level;  options.binding_rules = <strict>;  return std::nullopt;
-std::optional<std::string> apply_feature_level(std::uint32_t level, dmlref::Options& options) {
-  (void)level;
-  (void)options;
-  return std::string("--feature-level needs the feature-level support, not built yet");
-}
-
-}  // namespace
-
-std::optional<std::uint32_t> parse_feature_level(const std::string& text) {
-  std::string s = text.rfind("DML_FEATURE_LEVEL_", 0) == 0 ? text.substr(18) : text;
-  if (s.size() != 3 || !std::isdigit(static_cast<unsigned char>(s[0])) || (s[1] != '_' && s[1] != '.') ||
-      !std::isdigit(static_cast<unsigned char>(s[2])))
-    return std::nullopt;
-  const std::uint32_t level = static_cast<std::uint32_t>((s[0] - '0') << 12 | (s[2] - '0') << 8);
-  for (std::uint32_t known : kFeatureLevels)
-    if (known == level) return level;
-  return std::nullopt;
-}
 
 RunCommand::RunCommand(CLI::App& app) {
   app_ = app.add_subcommand("run",
@@ -53,8 +29,8 @@ RunCommand::RunCommand(CLI::App& app) {
                  "skip the commands that need other dispatchables (hlsl, onnx, other operators) or images, "
                  "with a warning each, and run the rest");
   app_->add_option("--feature-level", feature_level_,
-                   "apply DirectML's rules of this feature level (e.g. 6_4) and its binding rules; needs the "
-                   "feature-level support, not built yet");
+                   "accept only what DirectML accepts at this DML_FEATURE_LEVEL (6_4, 6.4, 0x6400 or "
+                   "DML_FEATURE_LEVEL_6_4), with DirectML's binding rules (default: no level)");
   app_->add_option("--index-policy", index_policy_,
                    "out-of-range indices: error (default) or clamp (WebNN's arithmetic)")
       ->check(CLI::IsMember({"error", "clamp"}));
@@ -75,18 +51,18 @@ int RunCommand::execute() const {
   operators.check_collisions = check_collisions_;
   operators.threads = threads_;
   if (!feature_level_.empty()) {
-    const std::optional<std::uint32_t> level = parse_feature_level(feature_level_);
-    if (!level) {
+    // DirectML's rules at that level (docs/directml.md), and its binding rules: 16-byte aligned
+    // offsets (or GuaranteedBaseOffsetAlignment), TotalTensorSizeInBytes >= DMLCalcBufferTensorSize.
+    const std::uint32_t level = dmlref::feature_level::parse(feature_level_);
+    if (level == 0) {
       std::fprintf(stderr,
                    "%s--feature-level '%s' is not a DirectML feature level (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, "
-                   "4_1, 5_0, 5_1, 5_2, 6_0 ... 6_4; also written 6.4 or DML_FEATURE_LEVEL_6_4)\n",
+                   "4_1, 5_0, 5_1, 5_2, 6_0 ... 6_4; also written 6.4, 0x6400 or DML_FEATURE_LEVEL_6_4)\n",
                    prefix.c_str(), feature_level_.c_str());
       return 2;
     }
-    if (std::optional<std::string> error = apply_feature_level(*level, operators)) {
-      std::fprintf(stderr, "%s%s\n", prefix.c_str(), error->c_str());
-      return 2;
-    }
+    operators.feature_level = level;
+    operators.binding_rules = dmlref::BindingRules::directml;
   }
 
   // The model's text.

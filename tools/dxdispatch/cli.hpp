@@ -4,8 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdint>
-#include <optional>
 #include <string>
 
 namespace dxdispatch {
@@ -29,10 +27,6 @@ class RunCommand {
   bool check_collisions_ = false;
   int threads_ = 1;
 };
-
-/// A --feature-level value as a DML_FEATURE_LEVEL (6_4, 6.4 or DML_FEATURE_LEVEL_6_4 -> 0x6400);
-/// nullopt for anything that is not one of DirectML's levels.
-std::optional<std::uint32_t> parse_feature_level(const std::string& text);
 
 }  // namespace dxdispatch
 

@@ -81,38 +81,6 @@ std::uint16_t float16_bits_toward_zero(float value) noexcept {
   return static_cast<std::uint16_t>(sign | ((mantissa | 0x800000u) >> shift));
 }
 
-dmlref::Result<std::uint64_t> calc_buffer_tensor_size(DataType type, const dmlref::Shape& sizes,
-                                                      const dmlref::Shape& strides) {
-  auto overflow = [&] {
-    dmlref::Error e;
-    e.code = dmlref::ErrorCode::overflow;
-    e.op = "DMLCalcBufferTensorSize";
-    e.field = "TotalTensorSizeInBytes";
-    e.expected = dmlref::ErrorValue::of_text("a byte size that fits in 64 bits");
-    return dmlref::Result<std::uint64_t>(dmlref::Status(e));
-  };
-  const std::uint64_t element = dmlref::element_size(type);
-  u128 last = 0;  // index of the last element
-  const u128 limit = std::numeric_limits<std::uint64_t>::max();
-  if (strides.empty()) {
-    u128 count = 1;
-    for (std::int64_t s : sizes) {
-      count *= static_cast<std::uint64_t>(s);
-      if (count > limit) return overflow();
-    }
-    last = count == 0 ? 0 : count - 1;
-  } else {
-    for (std::size_t d = 0; d < sizes.size(); ++d) {
-      const int i = static_cast<int>(d);
-      if (sizes[i] > 0) last += static_cast<u128>(sizes[i] - 1) * static_cast<std::uint64_t>(strides[i]);
-      if (last > limit) return overflow();
-    }
-  }
-  const u128 bytes = ((last + 1) * element + 3) / 4 * 4;
-  if (bytes > limit) return overflow();
-  return static_cast<std::uint64_t>(bytes);
-}
-
 namespace {
 
 // ---- names ---------------------------------------------------------------------------------------------
@@ -853,9 +821,9 @@ class Loader {
 
     const dmlref::Shape sizes = dmlref::Shape::from(t.sizes.data(), t.sizes.size());
     const dmlref::Shape strides = dmlref::Shape::from(t.strides.data(), t.strides.size());
-    const dmlref::Result<std::uint64_t> minimum = calc_buffer_tensor_size(t.data_type, sizes, strides);
+    const dmlref::Result<std::uint64_t> minimum = dmlref::calc_buffer_tensor_size(t.data_type, sizes, strides);
     if (!minimum)
-      fail(at(p, "Sizes"), subject, tensor + "'s byte size (DMLCalcBufferTensorSize) does not fit in 64 bits");
+      fail(at(p, "Sizes"), subject, tensor + "'s byte size (DMLCalcBufferTensorSize) is 2^63 bytes or more");
     // The bytes the elements reach, without DirectML's rounding up to 4 (a binding rule).
     const std::uint64_t element = dmlref::element_size(t.data_type);
     std::uint64_t last = 0;

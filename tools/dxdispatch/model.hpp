@@ -154,12 +154,6 @@ LoadResult load_model(std::string_view text, const LoadOptions& options);
 /// A name or path for a diagnostic: 'name', control and non-ASCII bytes as \xNN, at most 200 characters.
 std::string quoted_name(const std::string& name);
 
-/// DMLCalcBufferTensorSize in 64 bits: (index of the last element + 1) x element size, rounded up
-/// to a multiple of 4 (empty strides: packed). A stand-in until the library provides
-/// dmlref::calc_buffer_tensor_size with this signature; then delete it and use the library's.
-dmlref::Result<std::uint64_t> calc_buffer_tensor_size(dmlref::DataType type, const dmlref::Shape& sizes,
-                                                      const dmlref::Shape& strides);
-
 /// float -> binary16 bits as DxDispatch converts initial values (half.hpp's default rounding:
 /// toward zero; overflow gives infinity; NaN gives 0x7E00 with the sign).
 std::uint16_t float16_bits_toward_zero(float value) noexcept;

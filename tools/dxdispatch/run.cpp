@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <new>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "output.hpp"
@@ -17,6 +18,79 @@ namespace dxdispatch {
 namespace {
 
 std::string in_quotes(const std::string& s) { return quoted_name(s); }
+
+/// Buffers start at a multiple of 64 KiB, as a D3D12 buffer resource does, so that under
+/// --feature-level a binding's alignment is its offset's (DirectML's rule is on the offset).
+template <class T>
+struct ResourceAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{65536};
+  ResourceAllocator() = default;
+  template <class U>
+  ResourceAllocator(const ResourceAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, kAlignment); }
+  template <class U>
+  bool operator==(const ResourceAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const ResourceAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+using Bytes = std::vector<unsigned char, ResourceAllocator<unsigned char>>;
+
+/// One dispatch's tensors as dmlref's descriptors over the run's buffers.
+struct Bound {
+  dmlref::TensorDesc inputs[kRoleCount];
+  dmlref::MutableTensorDesc output;
+};
+
+/// try_<operator>(...) for the dispatchable's operator or, with Minimum, minimum_feature_level(...).
+template <bool Minimum>
+std::conditional_t<Minimum, dmlref::Result<std::uint32_t>, dmlref::Status> call_operator(const Dispatchable& d,
+                                                                                          const Bound& b,
+                                                                                          const dmlref::Options& o) {
+  const dmlref::TensorDesc& in = b.inputs[kInput];
+  const dmlref::TensorDesc& idx = b.inputs[kIndices];
+  const dmlref::TensorDesc& upd = b.inputs[kUpdates];
+  const dmlref::MutableTensorDesc& out = b.output;
+  using dmlref::minimum_feature_level;
+  switch (d.op) {
+    case Operator::gather: {
+      const dmlref::GatherParams p{d.axis, d.index_dimensions};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
+      else return dmlref::try_gather(in, idx, out, p, o);
+    }
+    case Operator::gather_elements: {
+      const dmlref::GatherElementsParams p{d.axis};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
+      else return dmlref::try_gather_elements(in, idx, out, p, o);
+    }
+    case Operator::gather_nd: {
+      const dmlref::GatherNDParams p{d.input_dimension_count, d.indices_dimension_count};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
+      else return dmlref::try_gather_nd(in, idx, out, p, o);
+    }
+    case Operator::gather_nd1: {
+      const dmlref::GatherND1Params p{d.input_dimension_count, d.indices_dimension_count, d.batch_dimension_count};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, out, p, o);
+      else return dmlref::try_gather_nd1(in, idx, out, p, o);
+    }
+    case Operator::scatter: {
+      const dmlref::ScatterParams p{d.axis};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, upd, out, p, o);
+      else return dmlref::try_scatter(in, idx, upd, out, p, o);
+    }
+    case Operator::scatter_nd: {
+      const dmlref::ScatterNDParams p{d.input_dimension_count, d.indices_dimension_count};
+      if constexpr (Minimum) return minimum_feature_level(in, idx, upd, out, p, o);
+      else return dmlref::try_scatter_nd(in, idx, upd, out, p, o);
+    }
+  }
+  return dmlref::Status();
+}
 
 std::string subject(const Model& model, const Command& c) {
   switch (c.kind) {
@@ -55,7 +129,7 @@ class Runner {
         if (!disp.init_bindings[role]) continue;
         const Binding& b = *disp.init_bindings[role];
         const std::uint64_t bytes = disp.tensors[role]->total_bytes;
-        std::vector<unsigned char>& copy = snapshots_[d][role];
+        Bytes& copy = snapshots_[d][role];
         if (!allocate(copy, bytes))
           return Diagnostic{b.pointer, "dispatchable " + in_quotes(disp.name) + ": cannot allocate " +
                                            std::to_string(bytes) + " bytes for its OWNED_BY_DML " +
@@ -63,6 +137,7 @@ class Runner {
         std::memcpy(copy.data(), buffers_[b.resource].data() + b.offset, static_cast<std::size_t>(bytes));
       }
     }
+    if (std::optional<Diagnostic> error = check_feature_level()) return error;
     for (const Command& c : model_.commands) {
       if (!c.skipped.empty()) continue;
       std::optional<Diagnostic> error;
@@ -83,7 +158,29 @@ class Runner {
   }
 
  private:
-  static bool allocate(std::vector<unsigned char>& buffer, std::uint64_t bytes) {
+  /// With --feature-level, before any command runs: the first dispatch whose operator DirectML at
+  /// that level rejects (DirectML rejects it when the operator is created, before anything runs),
+  /// with the library's error. minimum_feature_level runs every check but the index values and
+  /// writes nothing; when it names a level above ours, the call at our level fails on that level
+  /// before it writes anything, and gives the library's message. Other errors (a binding rule, an
+  /// index) are left to the command, as DirectML reports them when it binds or runs.
+  std::optional<Diagnostic> check_feature_level() {
+    dmlref::Options o = options_.operators;
+    if (o.feature_level == 0) return std::nullopt;
+    o.binding_rules = dmlref::BindingRules::relaxed;  // checked when the command binds and runs
+    for (const Command& c : model_.commands) {
+      if (!c.skipped.empty() || c.kind != Command::Kind::dispatch) continue;
+      const Dispatchable& d = model_.dispatchables[c.dispatchable];
+      const Bound b = bind(c);
+      const dmlref::Result<std::uint32_t> minimum = call_operator<true>(d, b, o);
+      if (!minimum || *minimum <= o.feature_level) continue;
+      const dmlref::Status status = call_operator<false>(d, b, o);
+      if (!status) return Diagnostic{c.pointer, subject(model_, c) + ": " + status.message()};
+    }
+    return std::nullopt;
+  }
+
+  static bool allocate(Bytes& buffer, std::uint64_t bytes) {
     try {
       buffer.assign(static_cast<std::size_t>(bytes), 0);
       return true;
@@ -94,11 +191,11 @@ class Runner {
     }
   }
 
-  std::optional<Diagnostic> dispatch(const Command& c) {
+  /// The dispatch's tensors over the buffers (OWNED_BY_DML inputs: their snapshots).
+  Bound bind(const Command& c) {
     const std::size_t index = c.dispatchable;
     const Dispatchable& d = model_.dispatchables[index];
-    dmlref::TensorDesc inputs[kRoleCount];
-    dmlref::MutableTensorDesc output;
+    Bound b;
     for (int role = 0; role < kRoleCount; ++role) {
       if (!d.tensors[role]) continue;
       const TensorDesc& t = *d.tensors[role];
@@ -115,41 +212,24 @@ class Runner {
       desc.Strides = t.strides.empty() ? nullptr : t.strides.data();
       desc.TotalTensorSizeInBytes = t.total_bytes;
       desc.Data = data;
+      desc.GuaranteedBaseOffsetAlignment = t.guaranteed_base_offset_alignment;  // read under binding rules only
       if (role == kOutput)
-        output = desc;
+        b.output = desc;
       else
-        inputs[role] = dmlref::TensorDesc{desc.DataType, desc.DimensionCount,         desc.Sizes,
-                                          desc.Strides,  desc.TotalTensorSizeInBytes, desc.Data};
+        b.inputs[role] = dmlref::TensorDesc{desc.DataType,
+                                            desc.DimensionCount,
+                                            desc.Sizes,
+                                            desc.Strides,
+                                            desc.TotalTensorSizeInBytes,
+                                            desc.Data,
+                                            desc.GuaranteedBaseOffsetAlignment};
     }
-    const dmlref::Options& o = options_.operators;
-    dmlref::Status status;
-    switch (d.op) {
-      case Operator::gather:
-        status = dmlref::try_gather(inputs[kInput], inputs[kIndices], output,
-                                    dmlref::GatherParams{d.axis, d.index_dimensions}, o);
-        break;
-      case Operator::gather_elements:
-        status = dmlref::try_gather_elements(inputs[kInput], inputs[kIndices], output,
-                                             dmlref::GatherElementsParams{d.axis}, o);
-        break;
-      case Operator::gather_nd:
-        status = dmlref::try_gather_nd(inputs[kInput], inputs[kIndices], output,
-                                       dmlref::GatherNDParams{d.input_dimension_count, d.indices_dimension_count}, o);
-        break;
-      case Operator::gather_nd1:
-        status = dmlref::try_gather_nd1(
-            inputs[kInput], inputs[kIndices], output,
-            dmlref::GatherND1Params{d.input_dimension_count, d.indices_dimension_count, d.batch_dimension_count}, o);
-        break;
-      case Operator::scatter:
-        status = dmlref::try_scatter(inputs[kInput], inputs[kIndices], inputs[kUpdates], output,
-                                     dmlref::ScatterParams{d.axis}, o);
-        break;
-      case Operator::scatter_nd:
-        status = dmlref::try_scatter_nd(inputs[kInput], inputs[kIndices], inputs[kUpdates], output,
-                                        dmlref::ScatterNDParams{d.input_dimension_count, d.indices_dimension_count}, o);
-        break;
-    }
+    return b;
+  }
+
+  std::optional<Diagnostic> dispatch(const Command& c) {
+    const dmlref::Status status =
+        call_operator<false>(model_.dispatchables[c.dispatchable], bind(c), options_.operators);
     if (status) return std::nullopt;
     return Diagnostic{c.pointer, subject(model_, c) + ": " + status.message()};
   }
@@ -167,7 +247,7 @@ class Runner {
   std::optional<Diagnostic> write_file(const Command& c) {
     namespace fs = std::filesystem;
     const Resource& r = model_.resources[c.resource];
-    const std::vector<unsigned char>& buffer = buffers_[c.resource];
+    const Bytes& buffer = buffers_[c.resource];
     const fs::path path = fs::path(options_.output_dir.empty() ? "." : options_.output_dir) / c.target_path;
     const std::string shown = path.lexically_normal().string();
     std::error_code ec;
@@ -208,8 +288,8 @@ class Runner {
   const Model& model_;
   const RunOptions& options_;
   std::FILE* out_;
-  std::vector<std::vector<unsigned char>> buffers_;
-  std::vector<std::array<std::vector<unsigned char>, kRoleCount>> snapshots_;
+  std::vector<Bytes> buffers_;
+  std::vector<std::array<Bytes, kRoleCount>> snapshots_;
 };
 
 }  // namespace

@@ -1,11 +1,14 @@
 #ifndef DMLREF_DETAIL_OPERATOR_HPP
 #define DMLREF_DETAIL_OPERATOR_HPP
 
+#include <array>
 #include <cstdint>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
+#include "../binding.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -23,7 +26,7 @@
 // layer chose. Nothing is written until every check, every index value included, has passed.
 //
 // An Operator is a struct with
-//   name, flow, Params;
+//   name, type (its DML_OPERATOR_TYPE), flow, Params;
 //   static Status check(const Operands&, const Params&)  its attributes and shape rule;
 //   static Plan plan(const Operands&, const Params&)     the plan of a checked call.
 
@@ -124,6 +127,75 @@ DMLREF_ALWAYS_INLINE Status check_shapes(Operands& t, const typename Op::Params&
   return check_overlaps<count>(Op::name, t);
 }
 
+/// True when Options asks for DirectML's own rules (a feature level or its binding rules): the one
+/// test the default path pays for them.
+inline bool wants_directml_rules(const Options& options) noexcept {
+  return (options.feature_level | static_cast<std::uint32_t>(options.binding_rules)) != 0;
+}
+
+/// Options::feature_level is 0 or a DML_FEATURE_LEVEL, Options::binding_rules an enumerator.
+inline Status check_options(const char* op, const Options& options) noexcept {
+  if (DMLREF_LIKELY((options.feature_level == 0 || feature_level::is_valid(options.feature_level)) &&
+                    options.binding_rules <= BindingRules::directml))
+    return Status();
+  return options_error(op, options.feature_level, static_cast<std::uint32_t>(options.binding_rules));
+}
+
+/// A scatter reduction is dmlref's extension: DirectML's scatters replace, at every feature level.
+DMLREF_NOINLINE inline Status reduction_unavailable(const char* op, const char* field, Reduction reduction,
+                                                    std::uint32_t level) noexcept {
+  Error e = make_error(ErrorCode::unsupported, op, "", field, -1, ErrorValue::of_text("none"),
+                       ErrorValue::of_text(name(reduction)),
+                       "DirectML's scatters only replace; reductions are dmlref's extension, at no DML_FEATURE_LEVEL");
+  e.feature_level = level;
+  return Status(e);
+}
+
+/// DirectML's own rules, as Options asks for them, after every default check (so that an error
+/// here is one only DirectML's rules make): the options' values, the binding rules on each tensor
+/// in field order, then under a feature level no scatter reduction and that level's tables.
+template <class Op>
+DMLREF_NOINLINE Status check_directml(const Operands& t, const typename Op::Params& params,
+                                      const Options& options) noexcept {
+  (void)params;
+  if (Status s = check_options(Op::name, options); !s) return s;
+  if (options.binding_rules == BindingRules::directml)
+    for (int i = 0; i < t.count; ++i)
+      if (Status s = check_binding_rules(Op::name, *t.tensor[i], t.layout[i]); !s) return s;
+  const std::uint32_t level = options.feature_level;
+  if (level == 0) return Status();
+  if constexpr (Op::flow == Flow::scatter)
+    if (params.Reduction != Reduction::none)
+      return reduction_unavailable(Op::name, "Reduction", params.Reduction, level);
+  const std::uint32_t needed = level_needs(Op::type, t.rank(), t.input().type, t.indices().type).minimum();
+  if (needed != 0 && level >= needed) return Status();
+  return feature_level_error(Op::name, Op::type, t.rank(), t.input().type, t.indices().type, level);
+}
+
+/// check_shapes, then the DirectML rules Options asks for.
+template <class Op>
+DMLREF_ALWAYS_INLINE Status check_shapes(Operands& t, const typename Op::Params& params,
+                                         const Options& options) noexcept {
+  if (Status s = check_shapes<Op>(t, params); !s) return s;
+  if (DMLREF_LIKELY(!wants_directml_rules(options))) return Status();
+  return check_directml<Op>(t, params, options);
+}
+
+/// The lowest DML_FEATURE_LEVEL that accepts the call, or the error no level lifts. Every check of
+/// a call but the index values and collisions (DirectML accepts an operator before any index value
+/// exists: docs/directml.md), with Options' binding rules; Options::feature_level is ignored.
+template <class Op>
+Result<std::uint32_t> minimum_level(Operands& t, const typename Op::Params& params, const Options& options) noexcept {
+  Options rules = options;
+  rules.feature_level = 0;
+  if (Status s = check_shapes<Op>(t, params, rules); !s) return s;
+  if constexpr (Op::flow == Flow::scatter)
+    if (params.Reduction != Reduction::none) return reduction_unavailable(Op::name, "Reduction", params.Reduction, 0);
+  const std::uint32_t needed = level_needs(Op::type, t.rank(), t.input().type, t.indices().type).minimum();
+  if (needed != 0) return needed;
+  return feature_level_error(Op::name, Op::type, t.rank(), t.input().type, t.indices().type, 0);
+}
+
 /// The plan of a call that passed check_shapes, with its index policy and a scatter's reduction.
 template <class Op, class Kernels>
 Plan make_plan(const Operands& t, const typename Op::Params& params, const Options& options,
@@ -163,7 +235,7 @@ Status check_plan(const Operands& t, const typename Op::Params& params, const Op
 template <class Op, class Kernels>
 Status check_call(Operands& t, const typename Op::Params& params, const Options& options,
                   const Kernels& kernels) noexcept {
-  if (Status s = check_shapes<Op>(t, params); !s) return s;
+  if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   return check_plan<Op>(t, params, options, kernels, make_plan<Op>(t, params, options, kernels));
 }
 
@@ -173,7 +245,7 @@ Status check_call(Operands& t, const typename Op::Params& params, const Options&
 template <class Op, class Kernels>
 Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
                     const Kernels& kernels) noexcept {
-  if (Status s = check_shapes<Op>(t, params); !s) return s;
+  if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   const Plan plan = make_plan<Op>(t, params, options, kernels);
   const bool one_pass = runs_in_one_pass(plan, options);
   if (!one_pass)
@@ -204,43 +276,69 @@ Operands operands_of(const RawTensor (&tensors)[Count]) noexcept {
   for (std::size_t k = 0; k < Count; ++k) t.tensor[k] = &tensors[k];
   return t;
 }
+template <std::size_t Count>
+Operands operands_of(const std::array<RawTensor, Count>& tensors) noexcept {
+  Operands t;
+  t.count = static_cast<int>(Count);
+  for (std::size_t k = 0; k < Count; ++k) t.tensor[k] = &tensors[k];
+  return t;
+}
+
+/// The RawTensors of a call's views or descriptors (in field order), named by field.
+template <class... Tensors, std::size_t... K>
+std::array<RawTensor, sizeof...(Tensors)> raw_tensors(std::index_sequence<K...>, const Tensors&... tensors) noexcept {
+  constexpr int count = sizeof...(Tensors);
+  return {{raw(field_name(static_cast<int>(K), count), tensors)...}};
+}
+
+/// Each descriptor's own rules (check_desc), which come before all others: the first broken one,
+/// in field order, is the error.
+template <class Op, class... Descs, std::size_t... K>
+Status check_descs(std::index_sequence<K...>, const Descs&... descs) noexcept {
+  constexpr int count = sizeof...(Descs);
+  Status checks[] = {check_desc(Op::name, field_name(static_cast<int>(K), count), descs)...};
+  for (Status& s : checks)
+    if (!s) return std::move(s);
+  return Status();
+}
 
 /// The typed layer's entry: views of the call's tensors in field order. The input's and the
 /// indices' element types choose the kernels at compile time.
-template <class Op, class In, class Idx, class... Views, std::size_t... K>
-Status run_typed(std::index_sequence<K...>, const typename Op::Params& params, const Options& options,
-                 const TensorView<In>& input, const TensorView<Idx>& indices, const Views&... views) noexcept {
-  constexpr int count = 2 + sizeof...(Views);
-  const RawTensor tensors[] = {raw(field_name(0, count), input), raw(field_name(1, count), indices),
-                               raw(field_name(2 + static_cast<int>(K), count), views)...};
+template <class Op, class In, class Idx, class... Views>
+Status run_typed(const typename Op::Params& params, const Options& options, const TensorView<In>& input,
+                 const TensorView<Idx>& indices, const Views&... views) noexcept {
+  const auto tensors = raw_tensors(std::index_sequence_for<In, Idx, Views...>{}, input, indices, views...);
   Operands t = operands_of(tensors);
   return run_operator<Op>(t, params, options, typed_kernels<Op::flow, std::remove_const_t<In>, std::remove_const_t<Idx>>());
 }
 
-template <class Op, class In, class Idx, class... Views>
-Status run_typed(const typename Op::Params& params, const Options& options, const TensorView<In>& input,
-                 const TensorView<Idx>& indices, const Views&... views) noexcept {
-  return run_typed<Op>(std::index_sequence_for<Views...>{}, params, options, input, indices, views...);
-}
-
 /// The dispatch layer's entry: descriptors of the call's tensors in field order. Their data and
 /// index types choose the kernels at run time.
-template <class Op, class... Descs, std::size_t... K>
-Status run_described(std::index_sequence<K...>, const typename Op::Params& params, const Options& options,
-                     const Descs&... descs) noexcept {
-  constexpr int count = sizeof...(Descs);
-  // Each descriptor's own rules come first; the first broken one, in field order, is the error.
-  Status checks[] = {check_desc(Op::name, field_name(static_cast<int>(K), count), descs)...};
-  for (Status& s : checks)
-    if (!s) return std::move(s);
-  const RawTensor tensors[] = {raw(field_name(static_cast<int>(K), count), descs)...};
+template <class Op, class... Descs>
+Status run_described(const typename Op::Params& params, const Options& options, const Descs&... descs) noexcept {
+  if (Status s = check_descs<Op>(std::index_sequence_for<Descs...>{}, descs...); !s) return s;
+  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, descs...);
   Operands t = operands_of(tensors);
   return run_operator<Op>(t, params, options, runtime_kernels<Op::flow>(tensors[0].type, tensors[1].type));
 }
 
+/// minimum_feature_level over typed views (no kernel is compiled: nothing runs).
+template <class Op, class... Views>
+Result<std::uint32_t> typed_minimum_level(const typename Op::Params& params, const Options& options,
+                                          const Views&... views) noexcept {
+  const auto tensors = raw_tensors(std::index_sequence_for<Views...>{}, views...);
+  Operands t = operands_of(tensors);
+  return minimum_level<Op>(t, params, options);
+}
+
+/// minimum_feature_level over descriptors.
 template <class Op, class... Descs>
-Status run_described(const typename Op::Params& params, const Options& options, const Descs&... descs) noexcept {
-  return run_described<Op>(std::index_sequence_for<Descs...>{}, params, options, descs...);
+Result<std::uint32_t> described_minimum_level(const typename Op::Params& params, const Options& options,
+                                              const Descs&... descs) noexcept {
+  if (Status s = check_descs<Op>(std::index_sequence_for<Descs...>{}, descs...); !s) return s;
+  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, descs...);
+  Operands t = operands_of(tensors);
+  return minimum_level<Op>(t, params, options);
 }
 
 }  // namespace dmlref::detail

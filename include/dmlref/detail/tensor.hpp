@@ -21,6 +21,7 @@ struct RawTensor {
   Shape sizes;
   Shape strides;  ///< in elements
   std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
+  std::uint32_t alignment = 0;     ///< the dispatch layer's GuaranteedBaseOffsetAlignment (0: none)
 };
 
 /// What check_layout derives from a tensor it accepts.

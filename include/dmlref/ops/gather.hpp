@@ -20,6 +20,7 @@
 #include "../detail/plan.hpp"
 #include "../detail/tensor.hpp"
 #include "../detail/typed.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
@@ -85,6 +86,7 @@ namespace detail {
 
 struct GatherOperator {
   static constexpr const char* name = "Gather";
+  static constexpr OperatorType type = OperatorType::GATHER;
   static constexpr Flow flow = Flow::gather;
   using Params = GatherParams;
 
@@ -132,6 +134,22 @@ template <int OnlyWhenCalled = 0>
 Status try_gather(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output,
                   const GatherParams& params, const Options& options = {}) noexcept {
   return detail::run_described<detail::GatherOperator>(params, options, input, indices, output);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this Gather (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_gather but the index values (docs/directml.md).
+template <class In, class Idx, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherParams& params,
+                                            const Options& options = {}) noexcept {
+  detail::assert_gather_types<In, Idx, Out>();
+  return detail::typed_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherParams& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -16,6 +16,7 @@
 #include "../detail/elements.hpp"
 #include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
@@ -42,6 +43,7 @@ namespace detail {
 
 struct GatherElementsOperator {
   static constexpr const char* name = "GatherElements";
+  static constexpr OperatorType type = OperatorType::GATHER_ELEMENTS;
   static constexpr Flow flow = Flow::gather;
   using Params = GatherElementsParams;
 
@@ -75,6 +77,23 @@ template <int OnlyWhenCalled = 0>
 Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output,
                            const GatherElementsParams& params, const Options& options = {}) noexcept {
   return detail::run_described<detail::GatherElementsOperator>(params, options, input, indices, output);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherElements (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_gather_elements but the index values (docs/directml.md).
+template <class In, class Idx, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherElementsParams& params,
+                                            const Options& options = {}) noexcept {
+  detail::assert_gather_types<In, Idx, Out>();
+  return detail::typed_minimum_level<detail::GatherElementsOperator>(params, options, input, indices, output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherElementsParams& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::GatherElementsOperator>(params, options, input, indices,
+                                                                         output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

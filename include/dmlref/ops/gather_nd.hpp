@@ -24,6 +24,7 @@
 #include "../detail/nd.hpp"
 #include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
 #include "../status.hpp"
@@ -66,6 +67,7 @@ template <class ParamsType>
 struct GatherNDOperator {
   static constexpr bool batched = std::is_same_v<ParamsType, GatherND1Params>;
   static constexpr const char* name = batched ? "GatherND1" : "GatherND";
+  static constexpr OperatorType type = batched ? OperatorType::GATHER_ND1 : OperatorType::GATHER_ND;
   static constexpr Flow flow = Flow::gather;
   using Params = ParamsType;
 
@@ -120,6 +122,41 @@ template <int OnlyWhenCalled = 0>
 Status try_gather_nd1(const TensorDesc& input, const TensorDesc& indices, const MutableTensorDesc& output,
                       const GatherND1Params& params, const Options& options = {}) noexcept {
   return detail::run_described<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_gather_nd but the index values (docs/directml.md).
+template <class In, class Idx, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherNDParams& params,
+                                            const Options& options = {}) noexcept {
+  detail::assert_gather_types<In, Idx, Out>();
+  return detail::typed_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices, output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherNDParams& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices,
+                                                                                  output);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND1 (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_gather_nd1 but the index values (docs/directml.md).
+template <class In, class Idx, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const GatherND1Params& params,
+                                            const Options& options = {}) noexcept {
+  detail::assert_gather_types<In, Idx, Out>();
+  return detail::typed_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
+                                                                                output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const GatherND1Params& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
+                                                                                   output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -18,6 +18,7 @@
 #include "../detail/elements.hpp"
 #include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -51,6 +52,7 @@ namespace detail {
 
 struct ScatterOperator {
   static constexpr const char* name = "Scatter";
+  static constexpr OperatorType type = OperatorType::SCATTER;
   static constexpr Flow flow = Flow::scatter;
   using Params = ScatterParams;
 
@@ -96,6 +98,22 @@ Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices, 
                             const MutableTensorDesc& output, const ScatterParams& params,
                             const Options& options = {}) noexcept {
   return try_scatter(input, indices, updates, output, params, options);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this Scatter (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_scatter but the index values (docs/directml.md).
+template <class In, class Idx, class Upd, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
+                                            const ScatterParams& params, const Options& options = {}) noexcept {
+  detail::assert_scatter_types<In, Idx, Upd, Out>();
+  return detail::typed_minimum_level<detail::ScatterOperator>(params, options, input, indices, updates, output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const TensorDesc& updates, const MutableTensorDesc& output, const ScatterParams& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::ScatterOperator>(params, options, input, indices, updates, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -20,6 +20,7 @@
 #include "../detail/nd.hpp"
 #include "../detail/operator.hpp"
 #include "../detail/typed.hpp"
+#include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -61,6 +62,7 @@ namespace detail {
 
 struct ScatterNDOperator {
   static constexpr const char* name = "ScatterND";
+  static constexpr OperatorType type = OperatorType::SCATTER_ND;
   static constexpr Flow flow = Flow::scatter;
   using Params = ScatterNDParams;
 
@@ -95,6 +97,22 @@ Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const 
                       const MutableTensorDesc& output, const ScatterNDParams& params,
                       const Options& options = {}) noexcept {
   return detail::run_described<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
+}
+
+/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this ScatterND (feature_level::v1_0 ...), or
+/// the error no level lifts. Runs every check of try_scatter_nd but the index values (docs/directml.md).
+template <class In, class Idx, class Upd, class Out>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
+                                            const ScatterNDParams& params, const Options& options = {}) noexcept {
+  detail::assert_scatter_types<In, Idx, Upd, Out>();
+  return detail::typed_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
+}
+template <int OnlyWhenCalled = 0>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const TensorDesc& updates, const MutableTensorDesc& output, const ScatterNDParams& params,
+                                            const Options& options = {}) noexcept {
+  return detail::described_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
 #if DMLREF_HAS_EXCEPTIONS

@@ -21,6 +21,9 @@ struct BasicTensorDesc {
   const std::int64_t* Strides = nullptr;
   std::uint64_t TotalTensorSizeInBytes = 0;
   Pointer Data = nullptr;
+  /// DML_BUFFER_TENSOR_DESC's promise that Data is a multiple of this many bytes (0: none). Read
+  /// only under BindingRules::directml, which requires Data aligned to max(16, this).
+  std::uint32_t GuaranteedBaseOffsetAlignment = 0;
 };
 
 /// An input tensor (read only).
@@ -65,7 +68,7 @@ RawTensor raw(const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
           static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data))),
           Shape::from(desc.Sizes, count),
           desc.Strides != nullptr ? Shape::from(desc.Strides, count) : Shape::packed(desc.Sizes, count),
-          static_cast<std::int64_t>(desc.TotalTensorSizeInBytes)};
+          static_cast<std::int64_t>(desc.TotalTensorSizeInBytes), desc.GuaranteedBaseOffsetAlignment};
 }
 
 /// check_desc() and raw() in one, for callers that keep a RawTensor (name, type and data are
