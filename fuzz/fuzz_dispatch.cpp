@@ -7,11 +7,13 @@
 // (exact, one byte short, larger, zero, above INT64_MAX), where each tensor lives (own buffer, in
 // place, overlapping another), attributes (valid and not), index values (valid, negative, out of
 // range, type extremes) and Options (clamp policy, collision check, threads with the default pool
-// or a small custom executor).
+// or a small custom executor; all_or_nothing).
 //
 // Every buffer has guard bytes on both sides; the call must then
 //   - not crash, and raise no sanitizer report (ASan, UBSan: see fuzz/CMakeLists.txt);
-//   - leave every guard byte intact, and every buffer unchanged when it fails;
+//   - leave every guard byte intact, and every buffer unchanged when it fails, except that a
+//     one-pass call (all_or_nothing off) that fails on an index value and says it wrote
+//     (Error::output_partly_written) may have written OutputTensor's own bytes;
 //   - on success, leave every buffer exactly (bit for bit, padding included) as the naive oracle
 //     of tests/support/oracle.hpp does on copies of the same buffers (both run through
 //     tests/support/runner.hpp, as in the tests);
@@ -195,6 +197,7 @@ struct Case {
   int executor = 0;  ///< 0: default pool, 1: reversing (2), 2: spawning threads (2), 3: reversing (1)
   std::uint8_t reduction = 0;  ///< scatters: dmlref::Reduction (ONNX extension); 5 and up are invalid
   std::uint8_t value_mode = 0;
+  bool one_pass = false;  ///< Options::all_or_nothing off
   std::string notes;
 };
 
@@ -206,7 +209,7 @@ std::string describe(const Case& c) {
                   "} policy " + (c.policy == dmlref::IndexPolicy::clamp ? "clamp" : "error") + " collisions " +
                   (c.check_collisions ? "on" : "off") + " threads " + std::to_string(c.threads) + " executor " +
                   std::to_string(c.executor) + " values " + std::to_string(c.value_mode) + " reduction " +
-                  std::to_string(c.reduction) + c.notes + "\n";
+                  std::to_string(c.reduction) + (c.one_pass ? " one pass" : "") + c.notes + "\n";
   for (int r = 0; r < kRoles; ++r) {
     const Tensor& x = c.t[r];
     if (!x.used) continue;
@@ -607,7 +610,11 @@ void store_index(unsigned char* p, DataType t, std::uint64_t v) {
 }
 
 void fill(Reader& r, Case& c) {
-  Prng g(r.bits(8));
+  const std::uint64_t seed = r.bits(8);
+  // The mode from the seed's first byte, which every input that reaches here has: the committed
+  // corpus decodes as before and runs both modes.
+  c.one_pass = (seed & 1) != 0;
+  Prng g(seed);
   for (std::size_t b = 0; b < c.buffers.size(); ++b) {
     Buffer& buf = c.buffers[b];
     if (buf.bytes.empty()) continue;
@@ -678,6 +685,7 @@ harness::Call to_call(const Case& c, std::vector<Buffer>& buffers, std::vector<S
   call.options.index_policy = c.policy;
   call.options.check_collisions = c.check_collisions;
   call.options.threads = c.threads;
+  call.options.all_or_nothing = !c.one_pass;
   arrays.assign(2 * kRoles, Sizes());
   for (int role = 0; role < kRoles; ++role) {
     const Tensor& x = c.t[role];
@@ -769,12 +777,37 @@ int run_one(const std::uint8_t* data, std::size_t size) {
         fail(c, "a guard byte of buffer " + std::to_string(b) + " was written (status " +
                     dmlref::name(status.code()) + ")");
   }
-  // Nothing written on failure; inputs unchanged on success (unless the output lives there).
+  // Nothing written on failure; inputs unchanged on success (unless the output lives there). A
+  // one-pass call that failed on an index value may have written OutputTensor, and must say so.
+  const bool partly_written = !status.ok() && status.error().output_partly_written;
+  if (partly_written && (!c.one_pass || status.code() != ErrorCode::index_out_of_range))
+    fail(c, "a call says it wrote before failing: " + message);
   for (std::size_t b = 0; b < c.buffers.size(); ++b) {
     const bool holds_output = static_cast<int>(b) == c.t[kOutput].buffer;
+    if (partly_written && holds_output) {
+      const Tensor& out = c.t[kOutput];
+      const std::size_t first = kGuard + out.offset, last = first + static_cast<std::size_t>(out.extent);
+      for (std::size_t i = 0; i < c.buffers[b].bytes.size(); ++i)
+        if ((i < first || i >= last) && c.buffers[b].bytes[i] != before[b].bytes[i])
+          fail(c, "a one-pass call wrote outside OutputTensor, at byte " + std::to_string(i) + " of buffer " +
+                      std::to_string(b) + ": " + message);
+      continue;
+    }
     if ((!status.ok() || !holds_output) && c.buffers[b].bytes != before[b].bytes)
       fail(c, "buffer " + std::to_string(b) + " changed although " +
                   (status.ok() ? std::string("it holds no output") : "the call failed: " + message));
+  }
+
+  // One pass fails as the default mode does: the same error, naming the same value.
+  if (c.one_pass && !status.ok()) {
+    std::vector<Buffer> fresh = before;
+    c.one_pass = false;
+    const dmlref::Status all = call_library(c, fresh);
+    c.one_pass = true;
+    dmlref::Error same = status.error();
+    same.output_partly_written = false;
+    if (all.code() != status.code() || all.message() != same.message())
+      fail(c, "one pass fails with \"" + message + "\", the default mode with \"" + all.message() + "\"");
   }
 
   // Results are identical for any number of threads and any executor.

@@ -114,15 +114,16 @@ TYPED_TEST(StreamedScatter, LastUpdateWinsAtEveryAlignment) {
   check_rows<T>(in_place);
 }
 
-// Below each threshold: rows under 256 bytes, fewer than 4 MiB of rows, an output under 4 MiB.
+// Below each threshold: rows under 256 bytes, fewer than stream_bytes() of rows, an output under
+// it. The threshold follows the caches (DMLREF_CACHE_SIZES): 4 MiB on most hosts.
 TYPED_TEST(StreamedScatter, Thresholds) {
   using T = TypeParam;
   constexpr std::int64_t w = sizeof(T);
-  const std::int64_t row = 256 / w;
-  check_rows<T>({4 * kMiB / 256, row, 4 * kMiB / 256, true});
-  check_rows<T>({4 * kMiB / 256 + 5, row - 1, 4 * kMiB / 256 + 5, false});
-  check_rows<T>({4 * kMiB / 256 + 5, row, 4 * kMiB / 256 - 1, false});
-  check_rows<T>({4 * kMiB / 256 - 1, row, 4 * kMiB / 256 + 500, false});
+  const std::int64_t row = 256 / w, rows = dmlref::detail::stream_bytes() / 256;
+  check_rows<T>({rows, row, rows, true});
+  check_rows<T>({rows + 5, row - 1, rows + 5, false});
+  check_rows<T>({rows + 5, row, rows - 1, false});
+  check_rows<T>({rows - 1, row, rows + 500, false});
 }
 
 // Shares of a split by target (every share walks every row and writes its own targets).

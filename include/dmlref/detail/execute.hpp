@@ -169,9 +169,24 @@ inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
   return plan_shares(work_bytes(p), options, executor) <= 1;
 }
 
+/// The first row of [begin, end) whose index values are not all in range, given that some row's
+/// are not: a bisection with `check`, which costs a scan per step (an error path only).
+inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin, std::int64_t end,
+                                  Status (*check)(const Plan&, RowRange) noexcept) noexcept {
+  std::int64_t good = begin, bad = end;  // rows [begin, good) are in range; [good, bad) holds the first bad one
+  while (bad - good > 1) {
+    const std::int64_t mid = good + (bad - good) / 2;
+    if (check(p, RowRange{good, mid})) good = mid;
+    else bad = mid;
+  }
+  return good;
+}
+
 /// One pass: rows in blocks, each block's index values checked (`check`) just before the block
 /// is copied. Staged plans take whole lines, so that a line is staged once and a scatter writes it
-/// back whole. On an error, `written` says whether a block was copied before it.
+/// back whole. A block with a bad value still copies the rows before it, so that every row before
+/// the error has run; its last line may then be partial, which a share of one thread allows. On an
+/// error, `written` says whether anything was copied before it.
 inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner runner,
                                   Status (*check)(const Plan&, RowRange) noexcept, bool& written) noexcept {
   const std::int64_t rows = p.row_count();
@@ -184,7 +199,14 @@ inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner 
   }
   for (std::int64_t begin = 0; begin < rows; begin += block) {
     const std::int64_t end = rows - begin < block ? rows : begin + block;
-    if (Status s = check(p, RowRange{begin, end}); !s) return s;
+    if (Status s = check(p, RowRange{begin, end}); !s) {
+      const std::int64_t bad = first_bad_row(p, begin, end, check);
+      if (bad > begin) {
+        runner(Share{&p, begin, bad, TargetRange{}, options.allow_scratch});
+        written = true;
+      }
+      return s;
+    }
     runner(Share{&p, begin, end, TargetRange{}, options.allow_scratch});
     written = true;
   }

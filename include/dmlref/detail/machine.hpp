@@ -18,7 +18,8 @@ struct CacheSizes {
   std::int64_t l3 = 0;  ///< bytes of the last-level cache
 };
 
-/// "1048576", "1024K", "32M": bytes, or -1 when the text is not such a size.
+/// "1048576", "1024K", "32M", "1G": bytes, or -1 when the text does not start with such a size;
+/// `end` is set to the first character after it.
 inline std::int64_t parse_bytes(const char* text, const char** end) noexcept {
   std::int64_t v = 0;
   const char* p = text;
@@ -35,19 +36,24 @@ inline std::int64_t parse_bytes(const char* text, const char** end) noexcept {
 }
 
 /// The sizes DMLREF_CACHE_SIZES gives ("l2=1M,l3=32M", either part optional), over `sizes`. For
-/// tests and for hosts that report caches they do not have (virtual machines often do).
+/// tests and for hosts that report caches they do not have (virtual machines often do). A text of
+/// any other form (an unknown key, an empty part, a size of 0, anything after a size but a comma:
+/// "l3=32m" or "l3=32MB") changes nothing at all, rather than giving a cache of 32 bytes.
 inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
-  while (text != nullptr && *text != '\0') {
+  if (text == nullptr) return sizes;
+  CacheSizes result = sizes;
+  while (*text != '\0') {
     const bool l2 = text[0] == 'l' && text[1] == '2' && text[2] == '=';
     const bool l3 = text[0] == 'l' && text[1] == '3' && text[2] == '=';
-    if (!l2 && !l3) break;
+    if (!l2 && !l3) return sizes;
     const char* end = text + 3;
     const std::int64_t bytes = parse_bytes(text + 3, &end);
-    if (bytes <= 0) break;
-    (l2 ? sizes.l2 : sizes.l3) = bytes;
-    text = *end == ',' ? end + 1 : end;
+    if (bytes <= 0 || (*end != ',' && *end != '\0')) return sizes;
+    (l2 ? result.l2 : result.l3) = bytes;
+    text = end;
+    if (*text == ',' && *++text == '\0') return sizes;  // a trailing comma: an empty part
   }
-  return sizes;
+  return result;
 }
 
 /// What the system reports (sysconf), with 1 MiB and 32 MiB where it reports nothing.

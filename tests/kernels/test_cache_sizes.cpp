@@ -1,0 +1,90 @@
+// The cache sizes the kernels size their work by (detail/machine.hpp): DMLREF_CACHE_SIZES
+// ("l2=1M,l3=32M", either part optional) over what the system reports, and what a malformed text
+// does (nothing). The ctest entry dmlref_tests.small_caches runs the kernel, random and one-pass
+// tests again with DMLREF_CACHE_SIZES=l2=256K,l3=2M (tests/CMakeLists.txt); the last test here
+// proves that the override took effect there.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "dmlref/dmlref.hpp"
+
+namespace {
+
+namespace detail = dmlref::detail;
+using detail::CacheSizes;
+
+constexpr std::int64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
+const CacheSizes kReported{3 * kMiB, 40 * kMiB};
+
+::testing::AssertionResult sizes_are(const char* text, std::int64_t l2, std::int64_t l3) {
+  const CacheSizes got = detail::with_override(kReported, text);
+  if (got.l2 == l2 && got.l3 == l3) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << (text ? text : "(null)") << "\" gives l2 " << got.l2 << ", l3 "
+                                       << got.l3 << "; expected l2 " << l2 << ", l3 " << l3;
+}
+
+TEST(CacheSizes, NoOverrideKeepsTheReportedSizes) {
+  EXPECT_TRUE(sizes_are(nullptr, kReported.l2, kReported.l3));
+  EXPECT_TRUE(sizes_are("", kReported.l2, kReported.l3));
+}
+
+TEST(CacheSizes, OverrideSetsEitherOrBoth) {
+  EXPECT_TRUE(sizes_are("l2=1M,l3=32M", kMiB, 32 * kMiB));
+  EXPECT_TRUE(sizes_are("l3=8M,l2=512K", 512 * kKiB, 8 * kMiB));
+  EXPECT_TRUE(sizes_are("l2=256K", 256 * kKiB, kReported.l3));
+  EXPECT_TRUE(sizes_are("l3=2M", kReported.l2, 2 * kMiB));
+  EXPECT_TRUE(sizes_are("l2=1048576,l3=100", kMiB, 100));  // plain bytes
+  EXPECT_TRUE(sizes_are("l3=1G", kReported.l2, kGiB));
+  EXPECT_TRUE(sizes_are("l3=3G", kReported.l2, 3 * kGiB));  // above 2^31: 64-bit arithmetic
+  EXPECT_TRUE(sizes_are("l2=1M,l2=2M", 2 * kMiB, kReported.l3));  // the later part wins
+}
+
+// Anything else changes nothing, rather than part of the sizes or a cache of a few bytes.
+TEST(CacheSizes, MalformedOverrideChangesNothing) {
+  for (const char* text :
+       {"garbage", "l2", "l2=", "l2=M", "l2=-1", "l2=0", "l3=0K", "l4=1M", "L2=1M", "l2 =1M", " l2=1M",
+        "l3=32m",               // lower-case suffix: not 32 bytes
+        "l3=32MB", "l2=1.5M", "l2=1M,l3=2X", "l2=1M l3=2M", "l2=1M;l3=2M",
+        "l2=1M,", ",l2=1M", "l2=1M,,l3=2M", "l2=1M,garbage",
+        "l2=99999999999999999999",  // beyond 64 bits
+        "l3=9000000000G"})            // beyond 64 bits once scaled
+    EXPECT_TRUE(sizes_are(text, kReported.l2, kReported.l3));
+}
+
+TEST(CacheSizes, ParseBytesStopsAfterTheSuffix) {
+  const char* end = nullptr;
+  const char text[] = "1024K,rest";
+  EXPECT_EQ(detail::parse_bytes(text, &end), kMiB);
+  EXPECT_EQ(end, text + 5);
+  const char plain[] = "12x";
+  EXPECT_EQ(detail::parse_bytes(plain, &end), 12);
+  EXPECT_EQ(end, plain + 2);
+  EXPECT_EQ(detail::parse_bytes("x", &end), -1);
+  EXPECT_EQ(detail::parse_bytes("", &end), -1);
+}
+
+// The sizes this process uses: what DMLREF_CACHE_SIZES says when it is set (as in the ctest entry
+// dmlref_tests.small_caches), otherwise what the system reports; and the choices made from them.
+TEST(CacheSizes, ThisProcessUsesTheOverride) {
+  const CacheSizes& sizes = detail::cache_sizes();
+  const char* text = std::getenv("DMLREF_CACHE_SIZES");
+  std::cout << "cache sizes: l2 " << sizes.l2 << ", l3 " << sizes.l3 << " (DMLREF_CACHE_SIZES "
+            << (text ? text : "unset") << "); streaming from " << detail::stream_bytes() << " bytes, one-pass blocks of "
+            << detail::one_pass_index_bytes() << " bytes of indices\n";
+  if (text != nullptr && std::string(text) == "l2=256K,l3=2M") {
+    EXPECT_EQ(sizes.l2, 256 * kKiB);
+    EXPECT_EQ(sizes.l3, 2 * kMiB);
+    EXPECT_EQ(detail::stream_bytes(), kMiB);              // half the last-level cache
+    EXPECT_EQ(detail::one_pass_index_bytes(), 64 * kKiB);  // a quarter of level 2
+    return;
+  }
+  const CacheSizes expected = detail::with_override(detail::reported_cache_sizes(), text);
+  EXPECT_EQ(sizes.l2, expected.l2);
+  EXPECT_EQ(sizes.l3, expected.l3);
+}
+
+}  // namespace

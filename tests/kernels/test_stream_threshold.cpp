@@ -1,0 +1,157 @@
+// Outputs on either side of detail::stream_bytes(), where two kernels switch to streaming
+// (non-temporal) stores, for 1-, 2-, 4- and 8-byte elements, each output starting off a 16-byte
+// boundary, compared with the oracle (whole buffers, guards included) on both layers:
+//   - Gather of rows from a transposed input (tiled.hpp, gather_tiles_in_input_order): streams a
+//     packed output of stream_bytes() or more whose rows share one alignment (rows of 576 bytes);
+//   - ScatterND of long rows (execute.hpp, streams_rows): streams rows of 256 bytes or more when
+//     there are stream_bytes() / row bytes of them, and as many rows in the output.
+// The threshold follows the caches (DMLREF_CACHE_SIZES): the ctest entry dmlref_tests.small_caches
+// runs these with a threshold of 1 MiB (the only run of the narrow elements on most hosts). test_transposed_rows.cpp and test_streamed_scatter.cpp
+// pin the other conditions of each path.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "support/random_checks.hpp"
+#include "support/type_names.hpp"
+
+namespace {
+
+namespace rc = random_cases;
+namespace detail = dmlref::detail;
+using rc::Sizes;
+
+/// The case's index values and every buffer, from `seed`, as the generator fills them.
+void fill_buffers(rc::Case& c) {
+  rc::Rng rng(c.seed);
+  c.input_buf = rc::data_buffer(rng, c.input, c.dtype);
+  if (rc::is_scatter(c.op)) c.updates_buf = rc::data_buffer(rng, c.updates, c.dtype);
+  c.output_buf = rc::random_bytes(rng, rc::buffer_bytes(c.output, c.esize()));
+  rc::fill_indices(rng, c);
+  c.inputs_hash = c.hash_inputs();
+}
+
+/// A packed layout whose first element lies `offset` elements into its buffer.
+rc::Layout packed_at(const Sizes& sizes, std::int64_t offset) {
+  rc::Layout l = rc::strided_layout(sizes, {}, 1, 0, offset);
+  l.style = "packed+offset " + std::to_string(offset);
+  return l;
+}
+
+/// Runs the case on both layers against the oracle.
+void expect_matches_oracle(const rc::Case& c) {
+  SCOPED_TRACE(c.describe());
+  const rc::Run expected = rc::run_oracle(c, oracle::Policy::error, false);
+  ASSERT_TRUE(expected.ok) << expected.error;
+  for (const rc::Layer layer : {rc::Layer::dispatch, rc::Layer::typed_storage})
+    EXPECT_EQ(random_checks::mismatch(c, expected, layer, {}), "");
+}
+
+template <class T>
+constexpr rc::DType dtype_of() {
+  return static_cast<rc::DType>(dmlref::data_type_v<T>);
+}
+
+/// Gather (Axis 0) of `picks` rows of `block` elements from an input whose rows are far-strided
+/// (stride 97), into a packed output `offset` elements into its buffer.
+template <class T>
+rc::Case transposed_gather(std::int64_t block, std::int64_t picks, std::int64_t offset) {
+  rc::Case c;
+  c.op = rc::Op::gather;
+  c.dtype = dtype_of<T>();
+  c.itype = picks % 2 ? rc::IType::INT32 : rc::IType::UINT64;
+  c.axis = 0;
+  c.index_dimensions = 1;
+  c.input = rc::strided_layout({97, block}, {1, 0}, 1, 0, 0);
+  c.indices = rc::packed_layout({1, picks});
+  c.output = packed_at({picks, block}, offset);
+  c.seed = static_cast<std::uint64_t>(picks * 1000 + offset);
+  fill_buffers(c);
+  return c;
+}
+
+/// ScatterND (r 2, q 2) of `rows` rows of `block` elements into `targets` rows, the output packed
+/// `offset` elements into its buffer; whether the plan streams them.
+template <class T>
+rc::Case long_rows_scatter(std::int64_t targets, std::int64_t block, std::int64_t rows, std::int64_t offset,
+                           bool& streams) {
+  rc::Case c;
+  c.op = rc::Op::scatter_nd;
+  c.dtype = dtype_of<T>();
+  c.itype = rc::IType::INT64;
+  c.r = 2;
+  c.q = 2;
+  c.input = rc::packed_layout({targets, block});
+  c.indices = rc::packed_layout({rows, 1});
+  c.updates = rc::packed_layout({rows, block});
+  c.output = packed_at({targets, block}, offset);
+  c.seed = static_cast<std::uint64_t>(targets * 1000 + offset);
+  fill_buffers(c);
+
+  using dmlref::TensorView;
+  const std::size_t es = c.esize();
+  auto data = [&](const std::vector<unsigned char>& buffer, const rc::Layout& l) {
+    return reinterpret_cast<const T*>(buffer.data() + rc::first_byte(l, es));
+  };
+  const TensorView<const T> in(data(c.input_buf, c.input), {targets, block});
+  const TensorView<const std::int64_t> idx(
+      reinterpret_cast<const std::int64_t*>(c.indices_buf.data() + rc::first_byte(c.indices, 8)), {rows, 1});
+  const TensorView<const T> upd(data(c.updates_buf, c.updates), {rows, block});
+  const TensorView<T> out(const_cast<T*>(data(c.output_buf, c.output)), {targets, block});
+  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
+                                       detail::raw("UpdatesTensor", upd), detail::raw("OutputTensor", out)};
+  detail::Operands operands = detail::operands_of(tensors);
+  streams = false;
+  if (!detail::check_shapes<detail::ScatterNDOperator>(operands, {2, 2})) return c;
+  const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
+  streams = detail::streams_rows(plan, detail::Share{&plan, 0, rows, {}});
+  return c;
+}
+
+/// The oracle takes about a second per million elements: a threshold that asks for more than this
+/// many output elements (1- and 2-byte elements at 4 MiB) is left to dmlref_tests.small_caches,
+/// whose threshold is 1 MiB.
+constexpr std::int64_t kOracleElements = std::int64_t{1} << 20;
+
+template <class T>
+class StreamThreshold : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (detail::stream_bytes() / static_cast<std::int64_t>(sizeof(T)) > kOracleElements)
+      GTEST_SKIP() << "a threshold of " << detail::stream_bytes() << " bytes is too many " << sizeof(T)
+                   << "-byte elements for the oracle; dmlref_tests.small_caches runs this with 1 MiB";
+  }
+};
+using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
+TYPED_TEST_SUITE(StreamThreshold, Widths, DataTypeNames);
+
+// Rows of 576 bytes (whole cache lines, so every row starts at the same place in a line): the
+// largest output below stream_bytes() and the smallest at or above it.
+TYPED_TEST(StreamThreshold, GatherOfTransposedRows) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t block = 576 / w, row = block * w, threshold = detail::stream_bytes();
+  const std::int64_t below = (threshold - 1) / row, above = (threshold + row - 1) / row;
+  ASSERT_LT(below * row, threshold);
+  ASSERT_GE(above * row, threshold);
+  expect_matches_oracle(transposed_gather<T>(block, below, 1));
+  expect_matches_oracle(transposed_gather<T>(block, above, 3));
+}
+
+// Rows of 1088 bytes (17 lines, so a row's streamed lines start and end mid-row off a line
+// boundary): one row fewer than the threshold asks for, and one more.
+TYPED_TEST(StreamThreshold, ScatterOfLongRows) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t block = 1088 / w, needed = detail::stream_bytes() / (block * w);
+  bool streams = true;
+  const rc::Case below = long_rows_scatter<T>(needed - 1, block, needed - 1, 1, streams);
+  EXPECT_FALSE(streams) << "one row short of the threshold";
+  expect_matches_oracle(below);
+  const rc::Case above = long_rows_scatter<T>(needed + 1, block, needed + 1, 3, streams);
+  EXPECT_TRUE(streams) << "one row over the threshold";
+  expect_matches_oracle(above);
+}
+
+}  // namespace
