@@ -495,7 +495,8 @@ inline std::string format_raw(const RawTensor& raw, const std::string& spec) {
   const char* op = "format";
   if (!is_valid(raw.type))
     return "<invalid tensor: " + check_data_type(op, raw, raw).message() + ">";
-  if (const Status s = check_layout(op, raw, raw.sizes.rank(), false).status(); !s)
+  dmlref::detail::Layout checked{};
+  if (const Status s = check_layout(op, raw, raw.sizes.rank(), false, checked); !s)
     return "<invalid tensor: " + s.message() + ">";
   const Layout t{raw.data, raw.sizes, raw.strides};
   switch (raw.type) {

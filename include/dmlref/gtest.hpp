@@ -137,7 +137,8 @@ class TensorRef {
     if (!is_valid(t.type))
       return std::string(name) + ".DataType must be one of the eleven DirectML data types, but is " +
              std::to_string(static_cast<std::uint32_t>(t.type));
-    const Status layout = ::dmlref::detail::check_layout("", t, t.sizes.rank(), false).status();
+    ::dmlref::detail::Layout checked{};
+    const Status layout = ::dmlref::detail::check_layout("", t, t.sizes.rank(), false, checked);
     return layout.ok() ? std::string() : reworded(layout.error(), name);
   }
 

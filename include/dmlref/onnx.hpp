@@ -511,11 +511,7 @@ struct Naming {
 inline Status check_layout(const char* op, const Naming& naming, const Padded& t, bool is_output, RawTensor& raw,
                            dmlref::detail::Layout& layout) noexcept {
   if (Status s = t.raw(op, raw); !s) return naming.translate(s);
-  const Result<dmlref::detail::Layout> checked =
-      dmlref::detail::check_layout(op, raw, static_cast<int>(t.rank), is_output);
-  if (!checked) return naming.translate(checked.status());
-  layout = *checked;
-  return Status();
+  return naming.translate(dmlref::detail::check_layout(op, raw, static_cast<int>(t.rank), is_output, layout));
 }
 
 /// The strided walk over a natural-rank tensor (rank 0: one element) with N offsets.

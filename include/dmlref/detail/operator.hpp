@@ -58,9 +58,7 @@ template <int Count>
 DMLREF_ALWAYS_INLINE Status check_operands(const char* op, Operands& t) noexcept {
   const int D = t.rank();
   for (int i = 0; i < Count; ++i) {
-    const Result<Layout> layout = check_layout(op, *t.tensor[i], D, i == Count - 1);
-    if (!layout) return layout.status();
-    t.layout[i] = *layout;
+    if (Status s = check_layout(op, *t.tensor[i], D, i == Count - 1, t.layout[i]); !s) return s;
   }
   for (int i = 0; i < Count; ++i) {
     if (i == 1) {

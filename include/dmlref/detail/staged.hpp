@@ -177,8 +177,9 @@ void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, 
   with_clamp(p.clamp, [&](auto clamp) {
     constexpr bool Clamp = decltype(clamp)::value;
     auto take = [&](auto position) {
+      // By value: a store of a byte may alias anything the loop would reach through a reference.
       for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
-                          [&](std::int64_t d, std::int64_t x) {
+                          [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                             std::memcpy(dense + d * w, staged + position(load_index<I>(indices, x)) * w, W);
                           });
     };
@@ -198,7 +199,7 @@ void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const L
   const unsigned char* const indices = p.indices;
   with_clamp(p.clamp, [&](auto clamp) {
     for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
-                        [&](std::int64_t d, std::int64_t x) {
+                        [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                           const std::int64_t a = normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), n);
                           std::memcpy(staged + a * w, dense + d * w, W);
                         });

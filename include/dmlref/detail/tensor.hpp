@@ -179,9 +179,11 @@ DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, i
 /// The checks every tensor of every operator needs: DimensionCount 1..8 and equal to `rank`,
 /// sizes >= 1, strides >= 0, element count and byte extent within 64 bits and (descriptors)
 /// within the buffer, data present, and for an output, no two elements at one address.
-/// One pass on the success path; layout_error() names the rule when one is broken. Always inlined:
-/// it runs three to five times per operator call.
-DMLREF_ALWAYS_INLINE Result<Layout> check_layout(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+/// One pass on the success path, which writes what it derives into `layout`; layout_error() names
+/// the rule when one is broken. Always inlined: it runs three to five times per operator call, and
+/// writing the fields in place spares a copy of a Result that stalls on its byte-sized field.
+DMLREF_ALWAYS_INLINE Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output,
+                                         Layout& layout) noexcept {
   const int count = t.sizes.rank();
   bool good = count == rank && count >= 1 && count <= max_dimension_count &&
               t.strides.rank() == count && t.data != nullptr;
@@ -199,7 +201,12 @@ DMLREF_ALWAYS_INLINE Result<Layout> check_layout(const char* op, const RawTensor
          mul_ok(last, static_cast<std::int64_t>(element_size(t.type)), extent) &&
          (t.buffer_bytes < 0 || extent <= t.buffer_bytes || element_size(t.type) == 0) &&
          (!is_output || packed || elements_are_distinct(t));
-  if (DMLREF_LIKELY(good)) return Layout{extent, elements, packed};
+  if (DMLREF_LIKELY(good)) {
+    layout.extent = extent;
+    layout.elements = elements;
+    layout.packed = packed;
+    return Status();
+  }
   return layout_error(op, t, rank, is_output);
 }
 

@@ -33,10 +33,11 @@ inline LoopDim inner_loop(const Plan& p) noexcept {
   return p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, {0, 0, 0, 0}};
 }
 
-/// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
-/// order. The indexed offset includes the whole tuple's contribution; offsets are in elements.
-template <class I, class Row>
-void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
+/// for_each_row under one index policy. The walk's state lives in this function's own locals:
+/// inside a lambda passed to with_clamp it would be reached by reference, and every store of the
+/// row functor might alias it.
+template <class I, bool Clamp, class Row>
+void for_each_row_of(const Plan& p, std::int64_t begin, std::int64_t end, Row& row) noexcept {
   const LoopDim inner = inner_loop(p);
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
@@ -49,32 +50,39 @@ void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row
     std::int64_t d = c.lines.offset[kDense] + i * inner.stride[kDense];
     std::int64_t x = c.lines.offset[kIndex] + i * inner.stride[kIndex];
     std::int64_t y = c.lines.offset[kIndexed] + i * inner.stride[kIndexed];
-    with_clamp(p.clamp, [&](auto clamp) {
-      constexpr bool Clamp = decltype(clamp)::value;
-      // Single-coordinate rows (every operator but the ND ones) get a loop of their own.
-      if (K == 1) {
-        for (std::int64_t k = 0; k < line;
-             ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
-          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
-          row(d, y + a * first.indexed_stride, a);
-        }
-      } else {
-        for (std::int64_t k = 0; k < line;
-             ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
-          const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
-          std::int64_t target = y + a * first.indexed_stride;
-          for (int t = 1; t < K; ++t)
-            target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
-                      p.tuple[t].indexed_stride;
-          row(d, target, a);
-        }
+    // Single-coordinate rows (every operator but the ND ones) get a loop of their own.
+    if (K == 1) {
+      for (std::int64_t k = 0; k < line;
+           ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+        row(d, y + a * first.indexed_stride, a);
       }
-    });
+    } else {
+      for (std::int64_t k = 0; k < line;
+           ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+        std::int64_t target = y + a * first.indexed_stride;
+        for (int t = 1; t < K; ++t)
+          target += normalize_index<I, Clamp>(load_index<I>(indices, x + t * p.tuple_stride), p.tuple[t].size) *
+                    p.tuple[t].indexed_stride;
+        row(d, target, a);
+      }
+    }
     remaining -= line;
     if (remaining == 0) return;
     c.lines.next();
     i = 0;
   }
+}
+
+/// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
+/// order. The indexed offset includes the whole tuple's contribution; offsets are in elements.
+template <class I, class Row>
+void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
+  if (p.clamp)
+    for_each_row_of<I, true>(p, begin, end, row);
+  else
+    for_each_row_of<I, false>(p, begin, end, row);
 }
 
 /// Up to kRowBatch rows of a walk: their offsets (in elements) in the dense and the indexed tensor.
