@@ -171,22 +171,21 @@ struct LineRows {
 template <std::size_t W, class I>
 void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead) noexcept {
-  constexpr std::int64_t w = static_cast<std::int64_t>(W);
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
   with_clamp(p.clamp, [&](auto clamp) {
-    constexpr bool Clamp = decltype(clamp)::value;
     auto take = [&](auto position) {
       // By value: a store of a byte may alias anything the loop would reach through a reference.
       for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
                           [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
-                            std::memcpy(dense + d * w, staged + position(load_index<I>(indices, x)) * w, W);
+                            constexpr auto width = static_cast<std::int64_t>(W);
+                            std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
                           });
     };
     if (doubled)
-      take([n](I v) { return Clamp ? clamp_index<I>(v, n) : static_cast<std::int64_t>(v); });
+      take([n](I v) { return decltype(clamp)::value ? clamp_index<I>(v, n) : static_cast<std::int64_t>(v); });
     else
-      take([n](I v) { return normalize_index<I, Clamp>(v, n); });
+      take([n](I v) { return normalize_index<I, decltype(clamp)::value>(v, n); });
   });
 }
 
@@ -194,14 +193,14 @@ void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, 
 template <std::size_t W, class I>
 void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
                    const LineAhead& ahead) noexcept {
-  constexpr std::int64_t w = static_cast<std::int64_t>(W);
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;
   with_clamp(p.clamp, [&](auto clamp) {
     for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
                         [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                           const std::int64_t a = normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), n);
-                          std::memcpy(staged + a * w, dense + d * w, W);
+                          constexpr auto width = static_cast<std::int64_t>(W);
+                          std::memcpy(staged + a * width, dense + d * width, W);
                         });
   });
 }
