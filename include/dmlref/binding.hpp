@@ -82,7 +82,7 @@ namespace detail {
 /// GuaranteedBaseOffsetAlignment 0 or a power of two at least the element size,
 /// TotalTensorSizeInBytes >= DMLCalcBufferTensorSize (descriptors only: a view has no buffer size),
 /// data aligned to max(16, GuaranteedBaseOffsetAlignment).
-DMLREF_NOINLINE inline Status check_binding_rules(const char* op, const RawTensor& t, const Layout& layout) noexcept {
+DMLREF_COLD inline Status check_binding_rules(const char* op, const RawTensor& t, const Layout& layout) noexcept {
   constexpr std::int64_t uint_max = 0xFFFFFFFF;
   constexpr const char* rule = "binding_rules is directml: DML_BUFFER_TENSOR_DESC's Sizes and Strides are UINT";
   for (int d = 0; d < t.sizes.rank(); ++d)

@@ -12,13 +12,16 @@
 #  define DMLREF_HAS_EXCEPTIONS 0
 #endif
 
-// Builtins behind portable fallbacks: MSVC and other compilers get plain code.
+// Builtins behind portable fallbacks: MSVC and other compilers get plain code. DMLREF_COLD marks
+// what runs only when a call fails or asks for DirectML's own rules: kept out of line and compiled
+// for size, which is also what a translation unit pays least to compile.
 #if defined(__GNUC__) || defined(__clang__)
 #  define DMLREF_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define DMLREF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #  define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
 #  define DMLREF_NOINLINE __attribute__((noinline))
+#  define DMLREF_COLD __attribute__((noinline, cold))
 #  define DMLREF_ALWAYS_INLINE __attribute__((always_inline)) inline
 #elif defined(_MSC_VER)
 #  define DMLREF_LIKELY(x) (x)
@@ -26,6 +29,7 @@
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE __declspec(noinline)
+#  define DMLREF_COLD __declspec(noinline)
 #  define DMLREF_ALWAYS_INLINE __forceinline
 #else
 #  define DMLREF_LIKELY(x) (x)
@@ -33,6 +37,7 @@
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
 #  define DMLREF_NOINLINE
+#  define DMLREF_COLD
 #  define DMLREF_ALWAYS_INLINE inline
 #endif
 

@@ -228,7 +228,7 @@ constexpr const LevelTable& table_at(const OperatorLevels& op, std::uint32_t lev
 /// Why a call (rank, data and index types valid, as the default checks leave them) is not one
 /// DirectML accepts at `level`: the rule whose lowest level is highest, so that the level the error
 /// names accepts the whole call (ties: the operator, DimensionCount, InputTensor, IndicesTensor).
-DMLREF_NOINLINE inline Status feature_level_error(const char* op, OperatorType type, int rank, DataType data,
+DMLREF_COLD inline Status feature_level_error(const char* op, OperatorType type, int rank, DataType data,
                                                   DataType indices, std::uint32_t level) noexcept {
   const OperatorLevels& levels = levels_of(type);
   const LevelNeeds needs = level_needs(type, rank, data, indices);
@@ -257,7 +257,7 @@ DMLREF_NOINLINE inline Status feature_level_error(const char* op, OperatorType t
 }
 
 /// Options::feature_level must be 0 or a DML_FEATURE_LEVEL, binding_rules one of its enumerators.
-DMLREF_NOINLINE inline Status options_error(const char* op, std::uint32_t level, std::uint32_t binding_rules) noexcept {
+DMLREF_COLD inline Status options_error(const char* op, std::uint32_t level, std::uint32_t binding_rules) noexcept {
   if (level != 0 && !feature_level::is_valid(level))
     return error_status(ErrorCode::invalid_attribute, op, "", "feature_level", -1,
                         ErrorValue::of_text("0 or a DML_FEATURE_LEVEL (0x1000, 0x2000, 0x2100, 0x3000, 0x3100, "

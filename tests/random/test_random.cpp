@@ -7,7 +7,7 @@
 // A failing case prints its seed; DMLREF_TEST_SEED=<seed> replays it alone in the same test.
 // The same cases aimed at each fast path, and the thread tests, are in tests/kernels/.
 //   coalescing (packed layouts) versus none (padded, permuted, broadcast)     every test
-//   IndexPolicy::clamp                                                       ClampPolicyMatchesOracle
+//   IndexPolicy::clamp                                                       ClampPolicy...
 //   index_out_of_range, nothing written                                      OutOfRangeIndex...
 //   check_collisions                                                         CollisionCheck...
 //   in place scatters                                                        InPlaceMatchesOracle
@@ -57,6 +57,22 @@ TEST_P(RandomOp, ClampPolicyMatchesOracle) {
     const rc::Run strict = rc::run_oracle(c, oracle::Policy::error, false);
     failures.add(mismatch(c, strict, odd ? Layer::typed_storage : Layer::dispatch, {}));
   });
+}
+
+// Every value in range: clamping changes nothing, so a clamping call takes the kernels of checked
+// values (staged lines, unbatched runs), and must match the oracle as the default policy does.
+TEST_P(RandomOp, ClampPolicyWithValuesInRangeMatchesOracle) {
+  dmlref::Options clamp;
+  clamp.index_policy = dmlref::IndexPolicy::clamp;
+  for (const rc::Aim aim : {rc::Aim::staged, rc::Aim::rows, rc::Aim::any}) {
+    rc::Config cfg;
+    cfg.aim = aim;
+    random_checks::for_each_case(GetParam(), cfg, 40, [&](const rc::Case& c, Failures& failures) {
+      const rc::Run clamped = rc::run_oracle(c, oracle::Policy::clamp, false);
+      if (!clamped.ok) failures.add("the oracle's clamp policy failed: " + clamped.error);
+      failures.add(mismatch(c, clamped, choice(c.seed, 1, 2) == 1 ? Layer::dispatch : Layer::typed_storage, clamp));
+    });
+  }
 }
 
 // Exactly one index element is out of range: dmlref must report index_out_of_range and leave the

@@ -25,7 +25,7 @@ inline Shape unravel(std::int64_t linear, const Shape& sizes) noexcept {
   return coord;
 }
 
-DMLREF_NOINLINE inline Status collision_error(const char* op, const Shape& update, const Shape& element) noexcept {
+DMLREF_COLD inline Status collision_error(const char* op, const Shape& update, const Shape& element) noexcept {
   Error e;
   e.code = ErrorCode::scatter_collision;
   e.op = op;

@@ -199,6 +199,7 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 
 /// Copies rows [begin, end) that are contiguous runs of `length` bytes as the walk yields them,
 /// streamed (stream_run) when `stream`. A scatter copies only the rows whose target lies in `range`.
+/// Checked index values only (a plan that clamps takes copy_batched).
 template <Flow F, class I>
 void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, std::size_t length,
                bool stream) noexcept {
@@ -208,15 +209,15 @@ void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   // Captured by value: the copy is an opaque call, after which captures by reference would be
   // reloaded, per row.
   if constexpr (F == Flow::gather) {
-    for_each_row<I>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
-      std::memcpy(dense + d * w, indexed + y * w, length);
-    });
+    auto row = [=](std::int64_t d, std::int64_t y, std::int64_t) { std::memcpy(dense + d * w, indexed + y * w, length); };
+    for_each_row_of<I, false>(p, begin, end, row);
   } else {
-    for_each_row<I>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
+    auto row = [=](std::int64_t d, std::int64_t y, std::int64_t a) {
       if (a < range.lo || a >= range.hi) return;
       if (stream) stream_run(indexed + y * w, dense + d * w, length);
       else std::memcpy(indexed + y * w, dense + d * w, length);
-    });
+    };
+    for_each_row_of<I, false>(p, begin, end, row);
   }
 }
 

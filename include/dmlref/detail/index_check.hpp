@@ -136,7 +136,7 @@ bool all_indices_in_range(const Plan& p) noexcept {
 
 /// The error for value v at `position` of IndicesTensor, addressing tuple entry `entry`.
 template <class I>
-DMLREF_NOINLINE Status index_error(const Plan& p, I v, const Shape& position, const TupleEntry& entry) noexcept {
+DMLREF_COLD Status index_error(const Plan& p, I v, const Shape& position, const TupleEntry& entry) noexcept {
   Error e;
   e.code = ErrorCode::index_out_of_range;
   e.op = p.op;
@@ -182,7 +182,7 @@ struct RowRange {
 
 /// The first value of IndicesTensor out of range, in row-major order, as an error (none: ok).
 template <class I>
-DMLREF_NOINLINE Status first_bad_index(const Plan& p) noexcept {
+DMLREF_COLD Status first_bad_index(const Plan& p) noexcept {
   const RawTensor& t = *p.index_tensor.tensor;
   const bool tuple = p.index_tensor.last_dimension_is_tuple;
   const int last = t.sizes.rank() - 1;

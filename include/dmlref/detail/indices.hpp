@@ -51,14 +51,6 @@ inline std::int64_t normalize_index(I v, std::int64_t n) noexcept {
   return x;
 }
 
-/// Calls f(std::true_type{}) to clamp index values, f(std::false_type{}) for checked ones: the
-/// kernels compile each index loop both ways, in one function, and choose per call.
-template <class F>
-decltype(auto) with_clamp(bool clamp, F&& f) {
-  if (clamp) return f(std::true_type{});
-  return f(std::false_type{});
-}
-
 /// Calls f(I{}) with the C++ type of an index type (one of DMLREF_FOR_EACH_INDEX_TYPE; callers
 /// have validated it, anything else gets uint64_t).
 template <class F>

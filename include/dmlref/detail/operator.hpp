@@ -101,7 +101,7 @@ inline Plan start_plan(const char* op, Flow flow, const Operands& t, const RawTe
 }
 
 /// The error of a one-pass call that wrote before it failed, saying so.
-DMLREF_NOINLINE inline Status partly_written(const Status& status) noexcept {
+DMLREF_COLD inline Status partly_written(const Status& status) noexcept {
   Error e = status.error();
   e.output_partly_written = true;
   return Status(e);
@@ -140,7 +140,7 @@ inline Status check_options(const char* op, const Options& options) noexcept {
 }
 
 /// A scatter reduction is dmlref's extension: DirectML's scatters replace, at every feature level.
-DMLREF_NOINLINE inline Status reduction_unavailable(const char* op, const char* field, Reduction reduction,
+DMLREF_COLD inline Status reduction_unavailable(const char* op, const char* field, Reduction reduction,
                                                     std::uint32_t level) noexcept {
   Error e = make_error(ErrorCode::unsupported, op, "", field, -1, ErrorValue::of_text("none"),
                        ErrorValue::of_text(name(reduction)),
@@ -153,7 +153,7 @@ DMLREF_NOINLINE inline Status reduction_unavailable(const char* op, const char* 
 /// here is one only DirectML's rules make): the options' values, the binding rules on each tensor
 /// in field order, then under a feature level no scatter reduction and that level's tables.
 template <class Op>
-DMLREF_NOINLINE Status check_directml(const Operands& t, const typename Op::Params& params,
+DMLREF_COLD Status check_directml(const Operands& t, const typename Op::Params& params,
                                       const Options& options) noexcept {
   (void)params;
   if (Status s = check_options(Op::name, options); !s) return s;
@@ -195,11 +195,13 @@ Result<std::uint32_t> minimum_level(Operands& t, const typename Op::Params& para
 }
 
 /// The plan of a call that passed check_shapes, with its index policy and a scatter's reduction.
+/// Clamping changes no value that is in range, so a clamping call whose values all are runs the
+/// kernels of checked values; only a call with a value to clamp walks its rows clamping each.
 template <class Op, class Kernels>
 Plan make_plan(const Operands& t, const typename Op::Params& params, const Options& options,
                const Kernels& kernels) noexcept {
   Plan plan = Op::plan(t, params);
-  plan.clamp = options.index_policy == IndexPolicy::clamp;
+  plan.clamp = options.index_policy == IndexPolicy::clamp && !kernels.check_indices(plan, RowRange{}).ok();
   if constexpr (Op::flow == Flow::scatter)
     if (params.Reduction != Reduction::none) plan.combine = kernels.combine(t.input().type, params.Reduction);
   return plan;

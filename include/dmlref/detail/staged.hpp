@@ -24,9 +24,10 @@ namespace dmlref::detail {
 inline constexpr std::size_t kStageBytes = 32 * 1024;
 
 /// True when the plan's rows are element copies whose innermost loop line shares one indexed
-/// line that fits the stage buffer, and reuses enough of it to pay for moving it whole.
+/// line that fits the stage buffer, and reuses enough of it to pay for moving it whole. Checked
+/// index values only.
 inline bool stageable(const Plan& p) noexcept {
-  if (p.combine != nullptr || p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
+  if (p.combine != nullptr || p.clamp || p.tuple_length != 1 || p.block_rank != 0 || p.loop_rank == 0) return false;
   const LoopDim& inner = p.loop[p.loop_rank - 1];
   const std::int64_t n = p.tuple[0].size;
   return inner.stride[kIndexed] == 0 && n <= std::int64_t{kStageBytes} / static_cast<std::int64_t>(p.element_size) &&
@@ -173,20 +174,17 @@ void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, 
                     const LineAhead& ahead) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
-  with_clamp(p.clamp, [&](auto clamp) {
-    auto take = [&](auto position) {
-      // By value: a store of a byte may alias anything the loop would reach through a reference.
-      for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
-                          [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
-                            constexpr auto width = static_cast<std::int64_t>(W);
-                            std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
-                          });
-    };
-    if (doubled)
-      take([n](I v) { return decltype(clamp)::value ? clamp_index<I>(v, n) : static_cast<std::int64_t>(v); });
-    else
-      take([n](I v) { return normalize_index<I, decltype(clamp)::value>(v, n); });
-  });
+  auto take = [&](auto position) {
+    // By value: a store of a byte may alias anything the loop would reach through a reference.
+    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+                        [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
+                          constexpr auto width = static_cast<std::int64_t>(W);
+                          std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
+                        });
+  };
+  if constexpr (std::is_signed_v<I>)
+    if (doubled) return take([](I v) { return static_cast<std::int64_t>(v); });
+  take([n](I v) { return normalize_index<I, false>(v, n); });
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -195,14 +193,12 @@ void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const L
                    const LineAhead& ahead) noexcept {
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;
-  with_clamp(p.clamp, [&](auto clamp) {
-    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
-                        [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
-                          const std::int64_t a = normalize_index<I, decltype(clamp)::value>(load_index<I>(indices, x), n);
-                          constexpr auto width = static_cast<std::int64_t>(W);
-                          std::memcpy(staged + a * width, dense + d * width, W);
-                        });
-  });
+  for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+                      [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
+                        const std::int64_t a = normalize_index<I, false>(load_index<I>(indices, x), n);
+                        constexpr auto width = static_cast<std::int64_t>(W);
+                        std::memcpy(staged + a * width, dense + d * width, W);
+                      });
 }
 
 /// The next line a staged pass moves, to prefetch while the current one's rows run (see LineAhead).

@@ -56,7 +56,7 @@ inline Error make_error(ErrorCode code, const char* op, const char* tensor, cons
 }
 
 /// The failed Status of make_error's record. Out of line: a call site only passes its values.
-DMLREF_NOINLINE inline Status error_status(ErrorCode code, const char* op, const char* tensor, const char* field,
+DMLREF_COLD inline Status error_status(ErrorCode code, const char* op, const char* tensor, const char* field,
                                            int field_index, const ErrorValue& expected, const ErrorValue& actual,
                                            const char* rule = "") noexcept {
   return Status(make_error(code, op, tensor, field, field_index, expected, actual, rule));
@@ -123,7 +123,7 @@ inline bool elements_are_distinct(const RawTensor& t) noexcept {
 }
 
 /// Finds, in a fixed order, the first layout rule `t` breaks (see check_layout).
-DMLREF_NOINLINE inline Status layout_error(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
+DMLREF_COLD inline Status layout_error(const char* op, const RawTensor& t, int rank, bool is_output) noexcept {
   const int count = t.sizes.rank();
   if (count < 1 || count > max_dimension_count)
     return error_status(ErrorCode::invalid_dimension_count, op, t.name, "DimensionCount", -1,
@@ -221,7 +221,7 @@ inline bool may_overlap(const RawTensor& a, const Layout& layout_a, const RawTen
 // The checks below run on every call: each is a small inline test, with the building of its
 // error kept out of line, so that the success path compiles to a compare and a branch.
 
-DMLREF_NOINLINE inline Status overlap_error(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
+DMLREF_COLD inline Status overlap_error(const char* op, const RawTensor& output, const RawTensor& input) noexcept {
   return error_status(ErrorCode::overlapping_tensors, op, output.name, "Data", -1,
                            ErrorValue::of_text("memory disjoint from every input"),
                            ErrorValue::of_text(input.name),
@@ -235,7 +235,7 @@ DMLREF_ALWAYS_INLINE Status check_no_overlap(const char* op, const RawTensor& ou
   return overlap_error(op, output, input);
 }
 
-DMLREF_NOINLINE inline Status data_type_error(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
+DMLREF_COLD inline Status data_type_error(const char* op, const RawTensor& t, const RawTensor& input) noexcept {
   if (!is_valid(t.type))
     return error_status(ErrorCode::unsupported_data_type, op, t.name, "DataType", -1,
                              ErrorValue::of_text("one of the eleven DirectML data types"),
@@ -250,7 +250,7 @@ inline Status check_data_type(const char* op, const RawTensor& t, const RawTenso
   return data_type_error(op, t, input);
 }
 
-DMLREF_NOINLINE inline Status index_type_error(const char* op, const RawTensor& indices) noexcept {
+DMLREF_COLD inline Status index_type_error(const char* op, const RawTensor& indices) noexcept {
   return error_status(ErrorCode::unsupported_index_type, op, indices.name, "DataType", -1,
                            ErrorValue::of_text("INT32, INT64, UINT32 or UINT64"),
                            is_valid(indices.type) ? ErrorValue::of(indices.type)

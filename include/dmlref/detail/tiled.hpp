@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "copy.hpp"
 #include "plan.hpp"
@@ -30,9 +31,27 @@ struct TileRow {
   std::int64_t indexed, dense;
 };
 
-struct ByInputOffset {
-  bool operator()(const TileRow& x, const TileRow& y) const noexcept { return x.indexed < y.indexed; }
-};
+/// Sorts rows[0, n) by input offset: a radix sort, 8 bits a pass over the bits in which the
+/// offsets differ, through `spare` (room for n more rows). Linear in n, and a few loops to compile.
+inline void sort_by_input_offset(TileRow* rows, TileRow* spare, std::int64_t n) noexcept {
+  if (n <= 1) return;
+  std::int64_t lowest = rows[0].indexed, highest = lowest;
+  for (std::int64_t r = 1; r < n; ++r) {
+    lowest = rows[r].indexed < lowest ? rows[r].indexed : lowest;
+    highest = rows[r].indexed > highest ? rows[r].indexed : highest;
+  }
+  const auto span = static_cast<std::uint64_t>(highest - lowest);  // offsets are >= 0: no overflow
+  TileRow *from = rows, *to = spare;
+  for (int shift = 0; shift < 64 && (span >> shift) != 0; shift += 8) {
+    auto digit = [&](const TileRow& row) { return static_cast<std::uint64_t>(row.indexed - lowest) >> shift & 255; };
+    std::int64_t start[257] = {};
+    for (std::int64_t r = 0; r < n; ++r) ++start[digit(from[r]) + 1];
+    for (int b = 0; b < 256; ++b) start[b + 1] += start[b];
+    for (std::int64_t r = 0; r < n; ++r) to[start[digit(from[r])]++] = from[r];
+    std::swap(from, to);
+  }
+  if (from != rows) std::memcpy(rows, from, static_cast<std::size_t>(n) * sizeof(TileRow));
+}
 
 /// A gather's rows [begin, end) with a far-strided block: for each tile of the block (kTileBytes
 /// of each output row), the rows run in order of their input offset, so the tile's input lines
@@ -42,9 +61,8 @@ struct ByInputOffset {
 /// nothing, when there is no memory for the sorted list of rows.
 template <class I>
 bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
-  static_assert(sizeof(I) > 0, "a template, so that only a program whose kernels use it compiles the sort");
   const std::int64_t n = end - begin;
-  const Scratch<TileRow> rows(static_cast<std::size_t>(n), false);
+  const Scratch<TileRow> rows(2 * static_cast<std::size_t>(n), false);  // the rows, then the sort's spare room
   if (!rows) return false;
   const std::size_t width = p.element_size;
   const std::int64_t w = static_cast<std::int64_t>(width);
@@ -56,7 +74,7 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
   walk_rows<I>(p, begin, end, TargetRange{}, sink_of(collect));
   std::int64_t misaligned = 0;  // do the rows' tiles start at different offsets in a cache line?
   for (std::int64_t r = 1; r < n; ++r) misaligned |= (rows[r].dense - rows[0].dense) * w;
-  std::sort(rows.get(), rows.get() + n, ByInputOffset{});
+  sort_by_input_offset(rows.get(), rows.get() + n, n);
 
   const std::int64_t tile = kTileBytes / w;
   // Streaming: the first tile is cut short so that the others start on a cache line.

@@ -33,8 +33,8 @@ inline LoopDim inner_loop(const Plan& p) noexcept {
   return p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, {0, 0, 0, 0}};
 }
 
-/// for_each_row under one index policy. The walk's state lives in this function's own locals:
-/// inside a lambda passed to with_clamp it would be reached by reference, and every store of the
+/// for_each_row with index values clamped or (Clamp false) checked. The walk's state lives in this
+/// function's own locals: inside a lambda it would be reached by reference, and every store of the
 /// row functor might alias it.
 template <class I, bool Clamp, class Row>
 void for_each_row_of(const Plan& p, std::int64_t begin, std::int64_t end, Row& row) noexcept {
@@ -76,7 +76,8 @@ void for_each_row_of(const Plan& p, std::int64_t begin, std::int64_t end, Row& r
 }
 
 /// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
-/// order. The indexed offset includes the whole tuple's contribution; offsets are in elements.
+/// order, clamping the index values when the plan says so. The indexed offset includes the whole
+/// tuple's contribution; offsets are in elements.
 template <class I, class Row>
 void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
   if (p.clamp)

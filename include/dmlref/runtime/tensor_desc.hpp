@@ -35,7 +35,7 @@ namespace detail {
 
 /// Names the first rule of check_desc() that `desc` breaks.
 template <class Pointer>
-DMLREF_NOINLINE Status desc_error(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
+DMLREF_COLD Status desc_error(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
   if (desc.DimensionCount < 1 || desc.DimensionCount > max_dimension_count)
     return error_status(ErrorCode::invalid_dimension_count, op, name, "DimensionCount", -1,
                              ErrorValue::range(1, max_dimension_count),
