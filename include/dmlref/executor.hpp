@@ -5,8 +5,8 @@
 #include "config.hpp"
 #include <cstdint>
 #include <mutex>
+#include <new>
 #include <thread>
-#include <vector>
 
 namespace dmlref {
 
@@ -29,17 +29,19 @@ class ThreadPool final : public Executor {
  public:
   /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
   /// got (the caller always participates), so creating it never fails.
-  explicit ThreadPool(int threads) noexcept {
-    for (int id = 1; id < threads; ++id) {
+  explicit ThreadPool(int threads) noexcept
+      : workers_(threads > 1 ? new (std::nothrow) std::thread[static_cast<std::size_t>(threads - 1)] : nullptr) {
+    for (int id = 1; workers_ != nullptr && id < threads; ++id) {
 #if DMLREF_HAS_EXCEPTIONS
       try {
-        workers_.emplace_back([this, id] { work(id); });
+        workers_[worker_count_] = std::thread(&ThreadPool::work, this, id);
       } catch (...) {
         break;
       }
 #else
-      workers_.emplace_back([this, id] { work(id); });
+      workers_[worker_count_] = std::thread(&ThreadPool::work, this, id);
 #endif
+      ++worker_count_;
     }
   }
   ~ThreadPool() override {
@@ -48,16 +50,17 @@ class ThreadPool final : public Executor {
       stop_ = true;
     }
     wake_.notify_all();
-    for (std::thread& worker : workers_) worker.join();
+    for (int i = 0; i < worker_count_; ++i) workers_[i].join();
+    delete[] workers_;
   }
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  int concurrency() const noexcept override { return static_cast<int>(workers_.size()) + 1; }
+  int concurrency() const noexcept override { return worker_count_ + 1; }
 
   void run(int count, void (*task)(void*, int), void* context) noexcept override {
     std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
-    if (count <= 1 || workers_.empty() || !busy.owns_lock()) {
+    if (count <= 1 || worker_count_ == 0 || !busy.owns_lock()) {
       for (int i = 0; i < count; ++i) task(context, i);
       return;
     }
@@ -73,7 +76,7 @@ class ThreadPool final : public Executor {
     wake_.notify_all();
     run_share(0, participants);
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return finished_ == static_cast<int>(workers_.size()); });
+    done_.wait(lock, [&] { return finished_ == worker_count_; });
   }
 
  private:
@@ -102,7 +105,8 @@ class ThreadPool final : public Executor {
   std::mutex run_mutex_;  // one job at a time
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  std::vector<std::thread> workers_;
+  std::thread* workers_;  // worker_count_ of them started (an array: no growth to compile)
+  int worker_count_ = 0;
   void (*task_)(void*, int) = nullptr;
   void* context_ = nullptr;
   int count_ = 0;

@@ -255,7 +255,7 @@ template <class T>
 class [[nodiscard]] Result {
  public:
   Result(T value) noexcept : value_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) noexcept : status_(status) {}      // NOLINT
+  Result(Status status) noexcept : status_(std::move(status)) {}  // NOLINT
 
   bool ok() const noexcept { return status_.ok(); }
   explicit operator bool() const noexcept { return ok(); }

@@ -48,8 +48,9 @@ void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned ch
 }
 
 /// The same for an element width of 1, 2, 4 or 8 bytes known at run time: a switch per call, not
-/// per element, and no copy loop per width elsewhere.
-inline void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned char* src,
+/// per element, and no copy loop per width elsewhere. Out of line: every strided copier shares one
+/// copy of the four loops, and the elements it moves are far apart, so the call costs nothing.
+DMLREF_NOINLINE inline void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned char* src,
                           std::int64_t from_stride, std::int64_t count, std::size_t w) noexcept {
   switch (w) {
     case 1: return copy_elements<1>(dst, to_stride, src, from_stride, count);
@@ -209,15 +210,15 @@ void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   // Captured by value: the copy is an opaque call, after which captures by reference would be
   // reloaded, per row.
   if constexpr (F == Flow::gather) {
-    auto row = [=](std::int64_t d, std::int64_t y, std::int64_t) { std::memcpy(dense + d * w, indexed + y * w, length); };
-    for_each_row_of<I, false>(p, begin, end, row);
+    for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
+      std::memcpy(dense + d * w, indexed + y * w, length);
+    });
   } else {
-    auto row = [=](std::int64_t d, std::int64_t y, std::int64_t a) {
+    for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
       if (a < range.lo || a >= range.hi) return;
       if (stream) stream_run(indexed + y * w, dense + d * w, length);
       else std::memcpy(indexed + y * w, dense + d * w, length);
-    };
-    for_each_row_of<I, false>(p, begin, end, row);
+    });
   }
 }
 

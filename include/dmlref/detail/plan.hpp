@@ -58,8 +58,8 @@ struct Plan {
   const unsigned char* source = nullptr;
   /// Scatter with a reduction: combines each update into its output element instead of copying.
   CombineFn combine = nullptr;
-  /// IndexPolicy::clamp, and some index value is out of range: the row walk clamps every value
-  /// (only the generic walk does: staged lines and unbatched runs take checked values only).
+  /// IndexPolicy::clamp, and some index value is out of range: every row takes the batched walk,
+  /// which clamps (staged lines and unbatched runs take checked values only).
   bool clamp = false;
   int loop_rank = 0;
   LoopDim loop[max_dimension_count];

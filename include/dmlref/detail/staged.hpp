@@ -168,9 +168,9 @@ struct LineRows {
 
 /// A gather's rows take their elements from a staged line of n elements (`doubled`: from the
 /// middle of the line copied twice, end to end, where a signed index in [-n, n) needs no
-/// normalisation).
+/// normalisation). Out of line: one call moves a line's rows, from both of copy_staged_rows' paths.
 template <std::size_t W, class I>
-void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
@@ -189,7 +189,7 @@ void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, 
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
 template <std::size_t W, class I>
-void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
+DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
                    const LineAhead& ahead) noexcept {
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;

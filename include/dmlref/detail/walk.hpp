@@ -33,11 +33,13 @@ inline LoopDim inner_loop(const Plan& p) noexcept {
   return p.loop_rank > 0 ? p.loop[p.loop_rank - 1] : LoopDim{1, {0, 0, 0, 0}};
 }
 
-/// for_each_row with index values clamped or (Clamp false) checked. The walk's state lives in this
-/// function's own locals: inside a lambda it would be reached by reference, and every store of the
-/// row functor might alias it.
+/// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
+/// order. The indexed offset includes the whole tuple's contribution; offsets are in elements.
+/// Clamp: every index value is clamped (which leaves a value in range as it is); otherwise the
+/// values must have been checked. The walk's state lives in this function's own locals: inside a
+/// lambda it would be reached by reference, and every store of the row functor might alias it.
 template <class I, bool Clamp, class Row>
-void for_each_row_of(const Plan& p, std::int64_t begin, std::int64_t end, Row& row) noexcept {
+void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
   const LoopDim inner = inner_loop(p);
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
@@ -75,17 +77,6 @@ void for_each_row_of(const Plan& p, std::int64_t begin, std::int64_t end, Row& r
   }
 }
 
-/// Calls row(dense_offset, indexed_offset, first_coordinate) for rows [begin, end) in row-major
-/// order, clamping the index values when the plan says so. The indexed offset includes the whole
-/// tuple's contribution; offsets are in elements.
-template <class I, class Row>
-void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
-  if (p.clamp)
-    for_each_row_of<I, true>(p, begin, end, row);
-  else
-    for_each_row_of<I, false>(p, begin, end, row);
-}
-
 /// Up to kRowBatch rows of a walk: their offsets (in elements) in the dense and the indexed tensor.
 inline constexpr int kRowBatch = 16;
 struct RowBatch {
@@ -102,12 +93,14 @@ struct BatchSink {
 };
 
 /// Hands the rows of for_each_row whose first tuple coordinate is in `range` to `sink`, in
-/// batches of up to kRowBatch, so that a copy can prefetch a batch before moving it.
+/// batches of up to kRowBatch, so that a copy can prefetch a batch before moving it. The walk every
+/// layout can take: it clamps the index values, so a plan that must clamp them takes it (checked
+/// values stay as they are).
 template <class I>
 void walk_rows(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, const BatchSink& sink) noexcept {
   std::int64_t dense_offsets[kRowBatch], indexed_offsets[kRowBatch];
   int n = 0;
-  for_each_row<I>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t a) {
+  for_each_row<I, true>(p, begin, end, [&](std::int64_t d, std::int64_t y, std::int64_t a) {
     dense_offsets[n] = d;
     indexed_offsets[n] = y;
     n += (a >= range.lo) & (a < range.hi);
