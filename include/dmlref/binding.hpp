@@ -102,15 +102,14 @@ DMLREF_COLD inline Status check_binding_rules(const char* op, const RawTensor& t
     return error_status(ErrorCode::invalid_attribute, op, t.name, "GuaranteedBaseOffsetAlignment", -1,
                         ErrorValue::of_text("0 or a power of two at least the element size"),
                         ErrorValue::of_unsigned(promised), "binding_rules is directml");
-  if (t.buffer_bytes >= 0) {
-    const Result<std::uint64_t> minimum = calc_buffer_tensor_size(t.type, t.sizes, t.strides);
-    if (!minimum) return minimum.status();
-    if (*minimum > static_cast<std::uint64_t>(t.buffer_bytes))
-      return error_status(ErrorCode::buffer_too_small, op, t.name, "TotalTensorSizeInBytes", -1,
-                          ErrorValue::at_least(static_cast<std::int64_t>(*minimum)), ErrorValue::of(t.buffer_bytes),
-                          "binding_rules is directml: DMLCalcBufferTensorSize, the last element's end rounded up "
-                          "to a multiple of 4");
-  }
+  // DMLCalcBufferTensorSize of a tensor check_layout accepted: its byte extent, rounded up to a
+  // multiple of 4 (past INT64_MAX only for an extent no buffer size can reach).
+  const std::int64_t minimum = layout.extent > INT64_MAX - 3 ? INT64_MAX : (layout.extent + 3) & ~std::int64_t{3};
+  if (t.buffer_bytes >= 0 && minimum > t.buffer_bytes)
+    return error_status(ErrorCode::buffer_too_small, op, t.name, "TotalTensorSizeInBytes", -1,
+                        ErrorValue::at_least(minimum), ErrorValue::of(t.buffer_bytes),
+                        "binding_rules is directml: DMLCalcBufferTensorSize, the last element's end rounded up "
+                        "to a multiple of 4");
   const std::uint64_t alignment = promised > minimum_buffer_tensor_alignment ? promised
                                                                              : minimum_buffer_tensor_alignment;
   const std::uint64_t past = reinterpret_cast<std::uintptr_t>(t.data) % alignment;

@@ -2,11 +2,22 @@
 #define DMLREF_EXECUTOR_HPP
 
 #include <condition_variable>
-#include "config.hpp"
 #include <cstdint>
 #include <mutex>
 #include <new>
 #include <thread>
+
+#include "config.hpp"
+
+// The default pool starts its workers with pthread_create where there is one: std::thread's
+// constructor is a template that costs every translation unit more to compile than the rest of
+// the pool. Defining DMLREF_STD_THREAD (or a system without <pthread.h>) uses std::thread.
+#if !defined(DMLREF_STD_THREAD) && (defined(__unix__) || defined(__APPLE__))
+#  include <pthread.h>
+#  define DMLREF_POSIX_THREADS 1
+#else
+#  define DMLREF_POSIX_THREADS 0
+#endif
 
 namespace dmlref {
 
@@ -30,17 +41,12 @@ class ThreadPool final : public Executor {
   /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
   /// got (the caller always participates), so creating it never fails.
   explicit ThreadPool(int threads) noexcept
-      : workers_(threads > 1 ? new (std::nothrow) std::thread[static_cast<std::size_t>(threads - 1)] : nullptr) {
+      : workers_(threads > 1 ? new (std::nothrow) Worker[static_cast<std::size_t>(threads - 1)] : nullptr) {
     for (int id = 1; workers_ != nullptr && id < threads; ++id) {
-#if DMLREF_HAS_EXCEPTIONS
-      try {
-        workers_[worker_count_] = std::thread(&ThreadPool::work, this, id);
-      } catch (...) {
-        break;
-      }
-#else
-      workers_[worker_count_] = std::thread(&ThreadPool::work, this, id);
-#endif
+      Worker& worker = workers_[worker_count_];
+      worker.pool = this;
+      worker.id = id;
+      if (!start(worker)) break;
       ++worker_count_;
     }
   }
@@ -50,7 +56,7 @@ class ThreadPool final : public Executor {
       stop_ = true;
     }
     wake_.notify_all();
-    for (int i = 0; i < worker_count_; ++i) workers_[i].join();
+    for (int i = 0; i < worker_count_; ++i) join(workers_[i]);
     delete[] workers_;
   }
   ThreadPool(const ThreadPool&) = delete;
@@ -80,6 +86,44 @@ class ThreadPool final : public Executor {
   }
 
  private:
+  struct Worker {
+    ThreadPool* pool;
+    int id;
+#if DMLREF_POSIX_THREADS
+    pthread_t thread;
+#else
+    std::thread thread;
+#endif
+  };
+
+  /// Starts the worker's thread; false when the system refuses one.
+  static bool start(Worker& worker) noexcept {
+#if DMLREF_POSIX_THREADS
+    auto entry = [](void* w) -> void* {
+      static_cast<Worker*>(w)->pool->work(static_cast<Worker*>(w)->id);
+      return nullptr;
+    };
+    return pthread_create(&worker.thread, nullptr, entry, &worker) == 0;
+#elif DMLREF_HAS_EXCEPTIONS
+    try {
+      worker.thread = std::thread(&ThreadPool::work, worker.pool, worker.id);
+      return true;
+    } catch (...) {
+      return false;
+    }
+#else
+    worker.thread = std::thread(&ThreadPool::work, worker.pool, worker.id);
+    return true;
+#endif
+  }
+  static void join(Worker& worker) noexcept {
+#if DMLREF_POSIX_THREADS
+    pthread_join(worker.thread, nullptr);
+#else
+    worker.thread.join();
+#endif
+  }
+
   void run_share(int id, int participants) noexcept {
     for (int i = id; i < count_; i += participants) task_(context_, i);
   }
@@ -105,7 +149,7 @@ class ThreadPool final : public Executor {
   std::mutex run_mutex_;  // one job at a time
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  std::thread* workers_;  // worker_count_ of them started (an array: no growth to compile)
+  Worker* workers_;  // worker_count_ of them started
   int worker_count_ = 0;
   void (*task_)(void*, int) = nullptr;
   void* context_ = nullptr;

@@ -23,8 +23,8 @@
 
 namespace dmlref::detail {
 
-/// Bytes of each row one tile pass moves (tiled.hpp), and the shortest run a scatter streams.
-inline constexpr std::int64_t kTileBytes = 256;
+/// The shortest run a scatter streams.
+inline constexpr std::int64_t kStreamRunBytes = 256;
 /// Outputs at least this large are written with streaming stores, which skip reading the lines
 /// they overwrite; smaller ones stay in the caches, where streaming would only evict them. A host
 /// whose last-level cache holds less streams from half of it.

@@ -25,7 +25,7 @@ namespace dmlref::detail {
 inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
   const std::int64_t length = p.block_elements() * static_cast<std::int64_t>(p.element_size);
-  if (length < kTileBytes) return false;
+  if (length < kStreamRunBytes) return false;
   std::int64_t targets = 1;  // rows the output holds: the tuple's and the batch dimensions' sizes
   for (int t = 0; t < p.tuple_length; ++t) targets *= p.tuple[t].size;
   for (int d = 0; d < p.loop_rank; ++d)

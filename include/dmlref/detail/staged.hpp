@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "copy.hpp"
 #include "index_check.hpp"
 #include "indices.hpp"
 #include "plan.hpp"
@@ -43,16 +44,16 @@ inline bool fuses_input_copy(const Plan& p) noexcept {
   return true;
 }
 
-/// Moves n elements of W bytes, `stride` elements apart, between a line and the stage buffer.
-template <std::size_t W>
-void gather_line(unsigned char* stage, const unsigned char* line, std::int64_t n, std::int64_t stride) noexcept {
-  if (stride == 1) return static_cast<void>(std::memcpy(stage, line, static_cast<std::size_t>(n) * W));
-  for (std::int64_t a = 0; a < n; ++a) std::memcpy(stage + a * std::int64_t{W}, line + a * stride * std::int64_t{W}, W);
+/// Moves a line of n elements of w bytes, `stride` elements apart, into the stage buffer, and back.
+inline void gather_line(unsigned char* stage, const unsigned char* line, std::int64_t n, std::int64_t stride,
+                        std::size_t w) noexcept {
+  if (stride == 1) return static_cast<void>(std::memcpy(stage, line, static_cast<std::size_t>(n) * w));
+  copy_elements(stage, 1, line, stride, n, w);
 }
-template <std::size_t W>
-void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t n, std::int64_t stride) noexcept {
-  if (stride == 1) return static_cast<void>(std::memcpy(line, stage, static_cast<std::size_t>(n) * W));
-  for (std::int64_t a = 0; a < n; ++a) std::memcpy(line + a * stride * std::int64_t{W}, stage + a * std::int64_t{W}, W);
+inline void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t n, std::int64_t stride,
+                         std::size_t w) noexcept {
+  if (stride == 1) return static_cast<void>(std::memcpy(line, stage, static_cast<std::size_t>(n) * w));
+  copy_elements(line, stride, stage, 1, n, w);
 }
 
 /// Moves `lines` neighbouring lines (n elements each, `stride` apart; line g starts `line_step`
@@ -259,14 +260,14 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
     if (gather) {
-      gather_line<W>(stage, indexed_line, line.size, line.indexed_stride);
+      gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
       if (doubled) std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
-      gather_line<W>(stage, from, line.size, fused ? line.source_stride : line.indexed_stride);
+      gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
       put_into_line<W, I>(p, stage, line.size, rows, ahead);
-      scatter_line<W>(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride);
+      scatter_line(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride, W);
     }
     remaining -= count;
     if (remaining > 0) c.lines.next();

@@ -26,6 +26,11 @@ inline bool tiled(const Plan& p) noexcept {
   return far >= 64 && b.size > 1;
 }
 
+/// Bytes of each row one tile pass moves: a cache line. A tile reads one element from each of that
+/// many far-strided lines, often a power of two apart and so in one cache set: more of them than
+/// the set has ways would evict each other between the rows that share their cache lines.
+inline constexpr std::int64_t kTileBytes = 64;
+
 /// A row of gather_tiles_in_input_order: its offsets in the input and the output.
 struct TileRow {
   std::int64_t indexed, dense;
@@ -109,7 +114,7 @@ void copy_tiles(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange
   const BlockDim b = p.block[0];
   const std::size_t width = p.element_size;
   const std::int64_t w = static_cast<std::int64_t>(width);
-  const std::int64_t tile = w >= 64 ? 1 : 64 / w;
+  const std::int64_t tile = kTileBytes / w;
   const std::int64_t indexed_stride = gather ? b.stride[kFrom] : b.stride[kTo];
   const std::int64_t dense_stride = gather ? b.stride[kTo] : b.stride[kFrom];
   for (std::int64_t j = 0; j < b.size; j += tile) {
