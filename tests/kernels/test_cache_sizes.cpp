@@ -7,8 +7,12 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
+
+#include <stdlib.h>  // mkdtemp
 
 #include "dmlref/dmlref.hpp"
 
@@ -65,6 +69,55 @@ TEST(CacheSizes, ParseBytesStopsAfterTheSuffix) {
   EXPECT_EQ(end, plain + 2);
   EXPECT_EQ(detail::parse_bytes("x", &end), -1);
   EXPECT_EQ(detail::parse_bytes("", &end), -1);
+}
+
+// A cache directory as Linux lists it (what lscpu reads): levels 1 to 3, instruction caches
+// skipped, the last level the largest-numbered; missing or malformed entries change nothing.
+class CacheDirectory : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/dmlref_cacheXXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    root_ = pattern;
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  void add(int index, const char* level, const char* type, const char* size) {
+    const std::filesystem::path dir = std::filesystem::path(root_) / ("index" + std::to_string(index));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "level") << level << "\n";
+    std::ofstream(dir / "type") << type << "\n";
+    if (size != nullptr) std::ofstream(dir / "size") << size << "\n";
+  }
+  std::string root_;
+};
+
+TEST_F(CacheDirectory, ListedSizesOverSysconf) {
+  add(0, "1", "Data", "32K");
+  add(1, "1", "Instruction", "32K");
+  add(2, "2", "Unified", "512K");
+  add(3, "3", "Unified", "32768K");
+  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
+  EXPECT_EQ(got.l2, 512 * kKiB);
+  EXPECT_EQ(got.l3, 32 * kMiB);
+}
+
+TEST_F(CacheDirectory, MissingOrMalformedEntriesChangeNothing) {
+  EXPECT_EQ(detail::with_listed(kReported, "/nonexistent/dmlref").l3, kReported.l3);
+  add(0, "1", "Data", "48K");
+  add(1, "2", "Unified", nullptr);  // no size: level 2 as reported
+  add(2, "3", "Unified", "garbage");
+  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
+  EXPECT_EQ(got.l2, kReported.l2);
+  EXPECT_EQ(got.l3, kReported.l3);
+}
+
+TEST_F(CacheDirectory, AFourthLevelIsTheLastLevel) {
+  add(0, "2", "Unified", "2048K");
+  add(1, "3", "Unified", "16M");
+  add(2, "4", "Unified", "128M");
+  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
+  EXPECT_EQ(got.l2, 2 * kMiB);
+  EXPECT_EQ(got.l3, 128 * kMiB);
 }
 
 // The sizes this process uses: what DMLREF_CACHE_SIZES says when it is set (as in the ctest entry

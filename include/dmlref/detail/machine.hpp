@@ -2,14 +2,16 @@
 #define DMLREF_DETAIL_MACHINE_HPP
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 #if defined(__unix__) || defined(__APPLE__)
 #  include <unistd.h>
 #endif
 
-// The caches the kernels size their blocks by, read once per program. docs/performance.md,
-// "Both kinds of host", says which choices depend on them and why the others do not.
+// The caches the kernels size their blocks by, read once per program, when a call first needs
+// them. docs/performance.md, "Both kinds of host", says which choices depend on them and why the
+// others do not.
 
 namespace dmlref::detail {
 
@@ -56,13 +58,53 @@ inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
   return result;
 }
 
-/// What the system reports (sysconf), with 1 MiB and 32 MiB where it reports nothing.
+/// The sizes a Linux cache directory lists (/sys/devices/system/cpu/cpu0/cache: index<k>/level,
+/// type and size, as `lscpu` reads them), over `sizes`: level 2 and the last level's unified or
+/// data caches. Virtual machines may report invented caches through sysconf (an AMD EPYC guest's
+/// 256 MiB L3 where its guest topology, read here, says 32 MiB).
+inline CacheSizes with_listed(CacheSizes sizes, const char* directory) noexcept {
+  CacheSizes listed{0, 0};
+  int last_level = 0;
+  for (int k = 0; k < 16; ++k) {
+    char path[256], text[64];
+    auto read = [&](const char* field) {
+      std::snprintf(path, sizeof path, "%s/index%d/%s", directory, k, field);
+      std::FILE* file = std::fopen(path, "r");
+      if (file == nullptr) return false;
+      const std::size_t n = std::fread(text, 1, sizeof text - 1, file);
+      std::fclose(file);
+      text[n] = '\0';
+      return true;
+    };
+    if (!read("level")) break;
+    const int level = std::atoi(text);
+    if (!read("type") || text[0] == 'I') continue;  // instruction caches do not hold data
+    if (!read("size")) continue;
+    const char* end = text;
+    const std::int64_t bytes = parse_bytes(text, &end);
+    if (bytes <= 0) continue;
+    if (level == 2) listed.l2 = bytes;
+    if (level >= 3 && level >= last_level) {
+      listed.l3 = bytes;
+      last_level = level;
+    }
+  }
+  if (listed.l2 > 0) sizes.l2 = listed.l2;
+  if (listed.l3 > 0) sizes.l3 = listed.l3;
+  return sizes;
+}
+
+/// What the system reports: the Linux cache directory, else sysconf, with 1 MiB and 32 MiB where
+/// neither says.
 inline CacheSizes reported_cache_sizes() noexcept {
   CacheSizes sizes{std::int64_t{1} << 20, std::int64_t{32} << 20};
 #if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
   if (l2 > 0) sizes.l2 = l2;
   if (l3 > 0) sizes.l3 = l3;
+#endif
+#if defined(__linux__)
+  sizes = with_listed(sizes, "/sys/devices/system/cpu/cpu0/cache");
 #endif
   return sizes;
 }
