@@ -40,7 +40,7 @@ class ThreadPool final : public Executor {
  public:
   /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
   /// got (the caller always participates), so creating it never fails.
-  explicit ThreadPool(int threads) noexcept
+  DMLREF_COLD explicit ThreadPool(int threads) noexcept
       : workers_(threads > 1 ? new (std::nothrow) Worker[static_cast<std::size_t>(threads - 1)] : nullptr) {
     for (int id = 1; workers_ != nullptr && id < threads; ++id) {
       Worker& worker = workers_[worker_count_];
@@ -50,7 +50,7 @@ class ThreadPool final : public Executor {
       ++worker_count_;
     }
   }
-  ~ThreadPool() override {
+  DMLREF_COLD ~ThreadPool() override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
@@ -161,7 +161,7 @@ class ThreadPool final : public Executor {
 
 /// The pool dmlref uses when Options::threads > 1 and no executor is given: one participant per
 /// hardware thread, created on first use and kept for the life of the program.
-inline ThreadPool& default_thread_pool() {
+DMLREF_COLD inline ThreadPool& default_thread_pool() {
   static ThreadPool pool(static_cast<int>(std::thread::hardware_concurrency() > 0
                                               ? std::thread::hardware_concurrency()
                                               : 1));

@@ -171,7 +171,7 @@ inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
 
 /// The first row of [begin, end) whose index values are not all in range, given that some row's
 /// are not: a bisection with `check`, which costs a scan per step (an error path only).
-inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin, std::int64_t end,
+DMLREF_COLD inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin, std::int64_t end,
                                   Status (*check)(const Plan&, RowRange) noexcept) noexcept {
   std::int64_t good = begin, bad = end;  // rows [begin, good) are in range; [good, bad) holds the first bad one
   while (bad - good > 1) {
@@ -187,7 +187,7 @@ inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin, std::int64_
 /// back whole. A block with a bad value still copies the rows before it, so that every row before
 /// the error has run; its last line may then be partial, which a share of one thread allows. On an
 /// error, `written` says whether anything was copied before it.
-inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner runner,
+DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner runner,
                                   Status (*check)(const Plan&, RowRange) noexcept, bool& written) noexcept {
   const std::int64_t rows = p.row_count();
   const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;

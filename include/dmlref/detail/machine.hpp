@@ -9,6 +9,8 @@
 #  include <unistd.h>
 #endif
 
+#include "../config.hpp"
+
 // The caches the kernels size their blocks by, read once per program, when a call first needs
 // them. docs/performance.md, "Both kinds of host", says which choices depend on them and why the
 // others do not.
@@ -41,7 +43,7 @@ inline std::int64_t parse_bytes(const char* text, const char** end) noexcept {
 /// tests and for hosts that report caches they do not have (virtual machines often do). A text of
 /// any other form (an unknown key, an empty part, a size of 0, anything after a size but a comma:
 /// "l3=32m" or "l3=32MB") changes nothing at all, rather than giving a cache of 32 bytes.
-inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
+DMLREF_COLD inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
   if (text == nullptr) return sizes;
   CacheSizes result = sizes;
   while (*text != '\0') {
@@ -62,7 +64,7 @@ inline CacheSizes with_override(CacheSizes sizes, const char* text) noexcept {
 /// type and size, as `lscpu` reads them), over `sizes`: level 2 and the last level's unified or
 /// data caches. Virtual machines may report invented caches through sysconf (an AMD EPYC guest's
 /// 256 MiB L3 where its guest topology, read here, says 32 MiB).
-inline CacheSizes with_listed(CacheSizes sizes, const char* directory) noexcept {
+DMLREF_COLD inline CacheSizes with_listed(CacheSizes sizes, const char* directory) noexcept {
   CacheSizes listed{0, 0};
   int last_level = 0;
   for (int k = 0; k < 16; ++k) {
@@ -96,7 +98,7 @@ inline CacheSizes with_listed(CacheSizes sizes, const char* directory) noexcept 
 
 /// What the system reports: the Linux cache directory, else sysconf, with 1 MiB and 32 MiB where
 /// neither says.
-inline CacheSizes reported_cache_sizes() noexcept {
+DMLREF_COLD inline CacheSizes reported_cache_sizes() noexcept {
   CacheSizes sizes{std::int64_t{1} << 20, std::int64_t{32} << 20};
 #if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);

@@ -86,27 +86,31 @@ struct LineAhead {
 };
 
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
-/// line gets its own loop, which the compiler can keep in registers and unroll: a cache line of
-/// indices at a time, prefetching the indices kIndexPrefetchBytes ahead and `ahead` spread
-/// evenly over the rows.
+/// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
+/// indices at a time, prefetching the indices kIndexPrefetchBytes ahead and, over the first blocks
+/// (the others then run without that bookkeeping), the cache lines of `ahead`.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
                              const LineAhead& ahead, Fn&& fn) noexcept {
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
-    const std::int64_t blocks = count / per_block;
-    const std::int64_t ahead_per_block = ahead.lines > 0 && blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
-    std::int64_t next = 0;  // the next cache line of `ahead` to prefetch
-    std::int64_t i = 0;
-    for (; i + per_block <= count; i += per_block) {
+    auto block = [&](std::int64_t i) {
       prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, kIndexPrefetchBytes);
-      for (std::int64_t l = 0; l < ahead_per_block && next < ahead.lines; ++l, ++next) {
+      for (std::int64_t k = i; k < i + per_block; ++k) fn(dense + k, index + k);
+    };
+    const std::int64_t blocks = count / per_block;
+    const std::int64_t ahead_per_block = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
+    std::int64_t i = 0;
+    for (std::int64_t next = 0; next < ahead.lines && i + per_block <= count; i += per_block) {
+      const std::int64_t stop = ahead.lines - next < ahead_per_block ? ahead.lines : next + ahead_per_block;
+      for (; next < stop; ++next) {
         DMLREF_PREFETCH(ahead.read + next * 64);
         if (ahead.write != nullptr) DMLREF_PREFETCH_WRITE(ahead.write + next * 64);
       }
-      for (std::int64_t k = i; k < i + per_block; ++k) fn(dense + k, index + k);
+      block(i);
     }
+    for (; i + per_block <= count; i += per_block) block(i);
     for (; i < count; ++i) fn(dense + i, index + i);
   } else {
     for (std::int64_t i = 0; i < count; ++i, dense += dense_stride, index += index_stride) fn(dense, index);
