@@ -5,7 +5,9 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=all, and its test preset runs them with
 # LeakSanitizer on: any report ends the test process with a failure, so ctest fails. The test
 # executable runs as two gtest shards, not a process per test (DMLREF_TEST_PROCESS_PER_TEST=OFF):
-# starting a sanitized process costs ~0.5 s, a thousand of them took five minutes.
+# starting a sanitized process costs ~0.5 s, a thousand of them took five minutes. The shards run
+# with small caches (DMLREF_CACHE_SIZES, so that small tensors cross the kernels' thresholds) and a
+# quarter of the random cases (DMLREF_TEST_SCALE=0.25: the oracle at -O0 under ASan is ~40x slower).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 

@@ -188,7 +188,7 @@ TEST_P(EveryOperator, TryExecuteMatchesTheDispatchLayer) {
     expect_same(c, strict, dmlref::directml::try_execute(again.desc, again.bindings, levels, options), again.output,
                 "DML_FEATURE_DATA_FEATURE_LEVELS");
   }
-  EXPECT_GT(succeeded, 40);
+  EXPECT_GT(succeeded, rc::scaled(40));
 }
 
 INSTANTIATE_TEST_SUITE_P(DirectMLStructs, EveryOperator,

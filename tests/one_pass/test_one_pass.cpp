@@ -325,7 +325,7 @@ TEST_P(OnePassScatter, CollisionCheckRunsBeforeAnyWrite) {
     if (one.status.error().output_partly_written) failures.add("one pass wrote before the collision check");
   });
   if (!rc::replay_seed()) {
-    EXPECT_GT(collided, 20) << "too few colliding cases to test the check";
+    EXPECT_GT(collided, rc::scaled(20)) << "too few colliding cases to test the check";
   }
 }
 

@@ -127,8 +127,8 @@ TEST_P(RandomScatter, CollisionCheckAgreesWithOracle) {
     failures.end_case(c);
   }
   if (!rc::replay_seed()) {
-    EXPECT_GT(collided, 20) << "too few colliding cases to test the check";
-    EXPECT_GT(clean, 20) << "too few collision-free cases to test the check";
+    EXPECT_GT(collided, rc::scaled(20)) << "too few colliding cases to test the check";
+    EXPECT_GT(clean, rc::scaled(20)) << "too few collision-free cases to test the check";
   }
 }
 

@@ -13,7 +13,7 @@
 //
 // Seeds: a test derives its case seeds from its own name (case_seeds). DMLREF_TEST_SEED=<seed>
 // replaces them with the one seed given (decimal or 0x-hex): a failing case prints it.
-// DMLREF_TEST_SCALE=<k> runs k times as many cases (soak runs).
+// DMLREF_TEST_SCALE=<k> runs k times as many cases (soak runs; a fraction thins them).
 #pragma once
 
 #include <algorithm>
@@ -74,19 +74,27 @@ inline std::optional<std::uint64_t> replay_seed() {
   return static_cast<std::uint64_t>(v);
 }
 
-/// DMLREF_TEST_SCALE: multiply the number of random cases (default 1).
-inline int scale() {
+/// DMLREF_TEST_SCALE: multiply the number of random cases (default 1; a fraction such as 0.25
+/// thins them, at least one case per test: the sanitizer runs, where the oracle is slow).
+inline double scale() {
   const char* s = std::getenv("DMLREF_TEST_SCALE");
   if (s == nullptr) return 1;
-  const long v = std::strtol(s, nullptr, 10);
-  return v >= 1 && v <= 1000 ? static_cast<int>(v) : 1;
+  const double v = std::strtod(s, nullptr);
+  return v > 0 && v <= 1000 ? v : 1;
+}
+
+/// How many cases `count` is after DMLREF_TEST_SCALE; a test that expects some share of its cases
+/// to be of a kind scales its expectation with this too.
+inline int scaled(int count) {
+  const double n = count * scale();
+  return n < 1 ? 1 : static_cast<int>(n + 0.5);
 }
 
 /// The seeds of `count` cases of the stream `stream` (one per test), or only the replay seed.
 inline std::vector<std::uint64_t> case_seeds(std::uint64_t stream, int count) {
   if (const auto s = replay_seed()) return {*s};
   std::vector<std::uint64_t> seeds;
-  const int n = count * scale();
+  const int n = scaled(count);
   for (int i = 0; i < n; ++i) seeds.push_back(mix(mix(stream) + static_cast<std::uint64_t>(i)));
   return seeds;
 }
