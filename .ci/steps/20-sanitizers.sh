@@ -7,7 +7,9 @@
 # executable runs as two gtest shards, not a process per test (DMLREF_TEST_PROCESS_PER_TEST=OFF):
 # starting a sanitized process costs ~0.5 s, a thousand of them took five minutes. The shards run
 # with small caches (DMLREF_CACHE_SIZES, so that small tensors cross the kernels' thresholds) and a
-# quarter of the random cases (DMLREF_TEST_SCALE=0.25: the oracle at -O0 under ASan is ~40x slower).
+# quarter of the random cases (DMLREF_TEST_SCALE=0.25: the oracle at -O0 under ASan is ~40x slower),
+# and without the TBB and OpenMP adapters' big cases (*ExecutorOp.*, 150 s here: the same kernels
+# as the Threads tests, which run; the tsan step runs the TBB adapter's tests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 

@@ -1069,42 +1069,89 @@ Sizes packed_strides(const Sizes& sizes) {
   return s;
 }
 
-TEST(BadInputsOverflowSafety, SizeOneDimensionsMayHaveAnyStride) {
+/// `base` (valid with `in_range` as its index values) with each size-1 dimension of each tensor
+/// given each of the huge strides must equal `base` packed: under every policy, and under the clamp
+/// policy also with every index value out of range (the clamping walk steps on its own).
+void expect_any_stride_on_size_one_dimensions(const Call& base, const std::vector<std::int32_t>& in_range) {
   const std::int64_t strides[] = {kInt64Max, kInt64Max - 1, p2(62) + 1, p2(62), p2(32)};
-  for (Op op : harness::all_ops) {
-    std::vector<std::int32_t> values;
-    const Call base = size_one_call(op, values);
+  struct Mode {
+    dmlref::IndexPolicy policy;
+    bool out_of_range;
+    const char* name;
+  };
+  const Mode modes[] = {{dmlref::IndexPolicy::error, false, ""},
+                        {dmlref::IndexPolicy::clamp, false, " (clamp)"},
+                        {dmlref::IndexPolicy::clamp, true, " (clamp, every value out of range)"}};
+  for (const Mode& mode : modes) {
+    std::vector<std::int32_t> values = in_range;
+    if (mode.out_of_range)
+      for (std::int32_t& v : values) v = 1000 + v;
     auto write = [&](guarded::Buffer& idx) {
       std::memset(idx.bytes(), 0, idx.size());
       std::memcpy(idx.bytes(), values.data(), values.size() * sizeof(std::int32_t));
     };
-    const Bound expected = run(base, write);
-    ASSERT_TRUE(expected.status.ok()) << op_name(op) << ": " << describe(expected.status);
+    Call packed = base;
+    packed.options.index_policy = mode.policy;
+    const Bound expected = run(packed, write);
+    ASSERT_TRUE(expected.status.ok()) << op_name(base.op) << mode.name << ": " << describe(expected.status);
     for (Role role : {kInput, kIndices, kUpdates, kOutput}) {
-      if (role == kUpdates && !is_scatter(op)) continue;
+      if (role == kUpdates && !is_scatter(base.op)) continue;
       for (std::size_t d = 0; d < base.t[role].sizes.size(); ++d) {
         if (base.t[role].sizes[d] != 1) continue;
-        for (std::int64_t stride : strides)
-          for (dmlref::IndexPolicy policy : {dmlref::IndexPolicy::error, dmlref::IndexPolicy::clamp}) {
-            SCOPED_TRACE(std::string(op_name(op)) + " " + kRoleNames[role] + ".Strides[" + std::to_string(d) +
-                         "] = " + std::to_string(stride) +
-                         (policy == dmlref::IndexPolicy::clamp ? " (clamp)" : ""));
-            Call c = base;
-            c.options.index_policy = policy;
-            c.t[role].strides = packed_strides(c.t[role].sizes);
-            c.t[role].strides[d] = stride;
-            const Bound b = run(c, write);
-            ASSERT_TRUE(b.status.ok()) << describe(b.status);
-            for (int r = 0; r < 4; ++r) {
-              const guarded::Buffer& got = b.buffers[static_cast<std::size_t>(r)];
-              const guarded::Buffer& want = expected.buffers[static_cast<std::size_t>(r)];
-              EXPECT_TRUE(got.guards_intact()) << kRoleNames[r];
-              EXPECT_EQ(std::memcmp(got.bytes(), want.bytes(), got.size()), 0) << kRoleNames[r];
-            }
+        for (std::int64_t stride : strides) {
+          SCOPED_TRACE(std::string(op_name(base.op)) + " " + kRoleNames[role] + ".Strides[" + std::to_string(d) +
+                       "] = " + std::to_string(stride) + mode.name);
+          Call c = packed;
+          c.t[role].strides = packed_strides(c.t[role].sizes);
+          c.t[role].strides[d] = stride;
+          const Bound b = run(c, write);
+          ASSERT_TRUE(b.status.ok()) << describe(b.status);
+          for (int r = 0; r < 4; ++r) {
+            const guarded::Buffer& got = b.buffers[static_cast<std::size_t>(r)];
+            const guarded::Buffer& want = expected.buffers[static_cast<std::size_t>(r)];
+            EXPECT_TRUE(got.guards_intact()) << kRoleNames[r];
+            EXPECT_EQ(std::memcmp(got.bytes(), want.bytes(), got.size()), 0) << kRoleNames[r];
           }
+        }
       }
     }
   }
+}
+
+TEST(BadInputsOverflowSafety, SizeOneDimensionsMayHaveAnyStride) {
+  for (Op op : harness::all_ops) {
+    std::vector<std::int32_t> values;
+    const Call base = size_one_call(op, values);
+    expect_any_stride_on_size_one_dimensions(base, values);
+  }
+}
+
+// The dimension that the indices address has size 1 too: every value is 0 (or -1), or clamps to 0.
+TEST(BadInputsOverflowSafety, AnIndexedDimensionOfSizeOneMayHaveAnyStride) {
+  Call elements;  // GatherElements, axis 0: {1,1} x {2,1} -> {2,1}
+  elements.op = Op::gather_elements;
+  elements.t[kIndices].type = DataType::INT32;
+  elements.t[kInput].sizes = {1, 1};
+  elements.t[kIndices].sizes = {2, 1};
+  elements.t[kOutput].sizes = {2, 1};
+  expect_any_stride_on_size_one_dimensions(elements, {0, -1});
+
+  Call scatter;  // Scatter, axis 1: {2,1} with indices and updates {2,1}
+  scatter.op = Op::scatter;
+  scatter.attr[0] = 1;
+  scatter.t[kIndices].type = DataType::INT32;
+  for (Role role : {kInput, kIndices, kUpdates, kOutput}) scatter.t[role].sizes = {2, 1};
+  expect_any_stride_on_size_one_dimensions(scatter, {0, -1});
+
+  Call gather;  // Gather, axis 1, P 2: {1,1,1} x {1,2,1} -> {2,1,1}
+  gather.op = Op::gather;
+  gather.attr[0] = 1;
+  gather.attr[1] = 2;
+  gather.t[kIndices].type = DataType::INT32;
+  gather.t[kInput].sizes = {1, 1, 1};
+  gather.t[kIndices].sizes = {1, 2, 1};
+  gather.t[kOutput].sizes = {2, 1, 1};
+  expect_any_stride_on_size_one_dimensions(gather, {0, -1});
 }
 
 // ================================================================================================

@@ -39,12 +39,13 @@ inline void prefetch_line(const unsigned char* at) noexcept {
   if (Write) DMLREF_PREFETCH_WRITE(at); else DMLREF_PREFETCH(at);
 }
 
-/// `count` elements of W bytes, `from_stride` and `to_stride` elements apart.
+/// `count` elements of W bytes, `from_stride` and `to_stride` elements apart. Offsets are taken
+/// only for elements that exist: a line of one element may have any stride (up to INT64_MAX).
 template <std::size_t W>
 void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned char* src, std::int64_t from_stride,
                    std::int64_t count) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
-  for (std::int64_t i = 0; i < count; ++i, dst += to_stride * w, src += from_stride * w) std::memcpy(dst, src, W);
+  for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * to_stride * w, src + i * from_stride * w, W);
 }
 
 /// The same for an element width of 1, 2, 4 or 8 bytes known at run time: a switch per call, not

@@ -65,10 +65,12 @@ void gather_lines(unsigned char* stage, std::int64_t pitch, const unsigned char*
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
   // Far-strided lines put each element on a cache line (and often a page) of its own: prefetched
   // 16 elements ahead, the sweep overlaps its misses.
-  const auto ahead = static_cast<std::uintptr_t>(16 * stride * w);
+  // (Unsigned: a line of one element may have any stride, and the prefetch address never faults.)
+  const std::uintptr_t ahead = static_cast<std::uintptr_t>(stride) * (16 * W);
+  const bool far = n > 1 && stride >= 64 / w;
   for (std::int64_t a = 0; a < n; ++a) {
     const unsigned char* const from = first_line + a * stride * w;
-    if (stride * w >= 64) prefetch_ahead(from, ahead);
+    if (far) prefetch_ahead(from, ahead);
     for (std::int64_t g = 0; g < lines; ++g) std::memcpy(stage + (g * pitch + a) * w, from + g * line_step * w, W);
   }
 }
