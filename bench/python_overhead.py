@@ -108,6 +108,14 @@ def memcpy_form(nbytes):
     return lambda: np.copyto(dst, src)
 
 
+def checked_case(name):
+    """The workload's call, checked once against numpy, and a copy of the bytes it moves."""
+    call, out, expected, moved = big_case(name)
+    call()
+    assert np.array_equal(out, expected()), name
+    return call, memcpy_form(moved)
+
+
 def seconds(fn, rounds, calls):
     fn()
     samples = []
@@ -145,10 +153,7 @@ def interleaved(name, binary, rounds, calls, min_time):
     """Alternates, `rounds` times, a run of dmlref_bench's typed and memcpy rows of the workload with
     the same call and a copy of the same bytes from Python, so that the host's drift over minutes
     falls on both. Returns per round (python, python copy, C++ typed, C++ memcpy) in seconds."""
-    call, out, expected, moved = big_case(name)
-    call()
-    assert np.array_equal(out, expected()), name  # once, against numpy
-    copy = memcpy_form(moved)
+    call, copy = checked_case(name)
     pattern = "^%s/(typed|memcpy)/real_time$" % CPP_NAME[name]
     samples = []
     for r in range(rounds):
@@ -200,12 +205,10 @@ def main(argv=None):
     print("\nW1 and W3 through the module (out=), one thread:")
     if not args.dmlref_bench:
         for name in ("W1", "W3"):
-            call, out, expected, moved = big_case(name)
-            call()
-            assert np.array_equal(out, expected()), name
+            call, copy = checked_case(name)
             py = seconds(call, args.rounds, args.calls)
-            copy = seconds(memcpy_form(moved), args.rounds, args.calls)
-            print("  %s  Python %7.2f ms  (%.2fx its memcpy)" % (name, py * 1e3, py / copy))
+            copied = seconds(copy, args.rounds, args.calls)
+            print("  %s  Python %7.2f ms  (%.2fx its memcpy)" % (name, py * 1e3, py / copied))
         return 0
     print("  %d rounds, each a dmlref_bench run of the typed and memcpy rows and the same from Python,"
           " in alternating order; medians over the rounds" % args.rounds)

@@ -88,6 +88,12 @@ class CacheDirectory : public ::testing::Test {
     std::ofstream(dir / "type") << type << "\n";
     if (size != nullptr) std::ofstream(dir / "size") << size << "\n";
   }
+  /// with_listed over kReported from this directory must give `l2` and `l3`.
+  void expect_listed(std::int64_t l2, std::int64_t l3) const {
+    const CacheSizes got = detail::with_listed(kReported, root_.c_str());
+    EXPECT_EQ(got.l2, l2);
+    EXPECT_EQ(got.l3, l3);
+  }
   std::string root_;
 };
 
@@ -96,9 +102,7 @@ TEST_F(CacheDirectory, ListedSizesOverSysconf) {
   add(1, "1", "Instruction", "32K");
   add(2, "2", "Unified", "512K");
   add(3, "3", "Unified", "32768K");
-  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
-  EXPECT_EQ(got.l2, 512 * kKiB);
-  EXPECT_EQ(got.l3, 32 * kMiB);
+  expect_listed(512 * kKiB, 32 * kMiB);
 }
 
 TEST_F(CacheDirectory, MissingOrMalformedEntriesChangeNothing) {
@@ -106,18 +110,14 @@ TEST_F(CacheDirectory, MissingOrMalformedEntriesChangeNothing) {
   add(0, "1", "Data", "48K");
   add(1, "2", "Unified", nullptr);  // no size: level 2 as reported
   add(2, "3", "Unified", "garbage");
-  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
-  EXPECT_EQ(got.l2, kReported.l2);
-  EXPECT_EQ(got.l3, kReported.l3);
+  expect_listed(kReported.l2, kReported.l3);
 }
 
 TEST_F(CacheDirectory, AFourthLevelIsTheLastLevel) {
   add(0, "2", "Unified", "2048K");
   add(1, "3", "Unified", "16M");
   add(2, "4", "Unified", "128M");
-  const CacheSizes got = detail::with_listed(kReported, root_.c_str());
-  EXPECT_EQ(got.l2, 2 * kMiB);
-  EXPECT_EQ(got.l3, 128 * kMiB);
+  expect_listed(2 * kMiB, 128 * kMiB);
 }
 
 // The sizes this process uses: what DMLREF_CACHE_SIZES says when it is set (as in the ctest entry

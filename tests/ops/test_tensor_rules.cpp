@@ -1126,7 +1126,8 @@ TEST(BadInputsOverflowSafety, SizeOneDimensionsMayHaveAnyStride) {
   }
 }
 
-// The dimension that the indices address has size 1 too: every value is 0 (or -1), or clamps to 0.
+// The dimension that the indices address has size 1 too, for every operator: every value is 0 (or
+// -1), or clamps to 0.
 TEST(BadInputsOverflowSafety, AnIndexedDimensionOfSizeOneMayHaveAnyStride) {
   Call elements;  // GatherElements, axis 0: {1,1} x {2,1} -> {2,1}
   elements.op = Op::gather_elements;
@@ -1152,6 +1153,39 @@ TEST(BadInputsOverflowSafety, AnIndexedDimensionOfSizeOneMayHaveAnyStride) {
   gather.t[kIndices].sizes = {1, 2, 1};
   gather.t[kOutput].sizes = {2, 1, 1};
   expect_any_stride_on_size_one_dimensions(gather, {0, -1});
+
+  Call nd;  // GatherND, r 2, q 3, K 1: {1,1,2} x {1,2,1} -> {1,2,2}
+  nd.op = Op::gather_nd;
+  nd.attr[0] = 2;
+  nd.attr[1] = 3;
+  nd.t[kIndices].type = DataType::INT32;
+  nd.t[kInput].sizes = {1, 1, 2};
+  nd.t[kIndices].sizes = {1, 2, 1};
+  nd.t[kOutput].sizes = {1, 2, 2};
+  expect_any_stride_on_size_one_dimensions(nd, {0, -1});
+
+  Call nd1;  // GatherND1, r 3, q 3, B 1, K 1: {2,1,1} x {2,1,1} -> {2,1,1}
+  nd1.op = Op::gather_nd1;
+  nd1.attr[0] = 3;
+  nd1.attr[1] = 3;
+  nd1.attr[2] = 1;
+  nd1.t[kIndices].type = DataType::INT32;
+  nd1.t[kInput].sizes = {2, 1, 1};
+  nd1.t[kIndices].sizes = {2, 1, 1};
+  nd1.t[kOutput].sizes = {2, 1, 1};
+  expect_any_stride_on_size_one_dimensions(nd1, {0, -1});
+
+  Call scatter_nd;  // ScatterND, r 2, q 3, K 1: {1,1,2}, indices {1,2,1}, updates {1,2,2} (both rows
+                    // write row 0: the last wins, packed or not)
+  scatter_nd.op = Op::scatter_nd;
+  scatter_nd.attr[0] = 2;
+  scatter_nd.attr[1] = 3;
+  scatter_nd.t[kIndices].type = DataType::INT32;
+  scatter_nd.t[kInput].sizes = {1, 1, 2};
+  scatter_nd.t[kIndices].sizes = {1, 2, 1};
+  scatter_nd.t[kUpdates].sizes = {1, 2, 2};
+  scatter_nd.t[kOutput].sizes = {1, 1, 2};
+  expect_any_stride_on_size_one_dimensions(scatter_nd, {0, -1});
 }
 
 // ================================================================================================
