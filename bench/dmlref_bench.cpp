@@ -12,7 +12,6 @@
 // SkipWithError, so a broken kernel never shows a number.
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -33,16 +32,6 @@ namespace {
 using dmlref::data_type_v;
 using dmlref::Options;
 using dmlref::Status;
-
-std::string mismatch(const char* what, std::initializer_list<std::int64_t> coordinate) {
-  std::string text = std::string(what) + " differs at [";
-  bool first = true;
-  for (std::int64_t c : coordinate) {
-    text += (first ? "" : ", ") + std::to_string(c);
-    first = false;
-  }
-  return text + "]";
-}
 
 template <class I>
 std::int64_t index_at(const Tensor& indices, std::initializer_list<std::int64_t> coordinate) {
@@ -75,49 +64,35 @@ class GatherCase final : public Case {
         indices_(data_type_v<I>, {1, s.count}),
         output_(data_type_v<T>, {s.axis == 0 ? s.count : s.rows, s.axis == 0 ? s.cols : s.count}) {
     input_.fill(kInputSeed);
-    Rng rng(kIndexSeed);
-    const std::int64_t n = s.axis == 0 ? s.rows : s.cols;
-    I* idx = indices_.data_as<I>();
-    for (std::int64_t i = 0; i < s.count; ++i) idx[i] = static_cast<I>(rng.below(n));
+    fill_indices<I>(indices_, s.axis == 0 ? s.rows : s.cols);
     output_.fill(kSentinelSeed);
     params_ = {s.axis, 1};
-    in_view_ = input_.view<T>();
-    idx_view_ = indices_.view<I>();
-    out_view_ = output_.mutable_view<T>();
-    in_desc_ = input_.desc();
-    idx_desc_ = indices_.desc();
-    out_desc_ = output_.mutable_desc();
   }
 
-  Status run_typed(const Options& o) const noexcept { return dmlref::try_gather(in_view_, idx_view_, out_view_, params_, o); }
+  Status run_typed(const Options& o) const noexcept {
+    return dmlref::try_gather(ops_.in_view, ops_.idx_view, ops_.out_view, params_, o);
+  }
   /// W2's floor: one plain read of every byte of InputTensor, whose rows a gather on the last
   /// axis must read whole.
   void run_floor() const noexcept { benchmark::DoNotOptimize(read_all(input_.data(), static_cast<std::size_t>(input_.bytes()))); }
-  Status run_dispatch(const Options& o) const noexcept { return dmlref::try_gather(in_desc_, idx_desc_, out_desc_, params_, o); }
+  Status run_dispatch(const Options& o) const noexcept {
+    return dmlref::try_gather(ops_.in_desc, ops_.idx_desc, ops_.out_desc, params_, o);
+  }
   const void* result() const noexcept { return output_.data(); }
 
   void prepare_check() override { output_.fill(kSentinelSeed); }
   std::string check() const override {
-    const std::int64_t cols = output_.size(1);
-    for (std::int64_t r : sample_rows(output_.size(0)))
-      for (std::int64_t c = 0; c < cols; ++c) {
-        const std::int64_t in_r = spec_.axis == 0 ? index_at<I>(indices_, {0, r}) : r;
-        const std::int64_t in_c = spec_.axis == 0 ? c : index_at<I>(indices_, {0, c});
-        if (!output_.same_element(output_.element({r, c}), input_.element({in_r, in_c})))
-          return mismatch("OutputTensor", {r, c});
-      }
-    return "";
+    return check_rows(output_, [&](std::int64_t r, std::int64_t c) {
+      return spec_.axis == 0 ? input_.element({index_at<I>(indices_, {0, r}), c})
+                             : input_.element({r, index_at<I>(indices_, {0, c})});
+    });
   }
 
  private:
   Spec spec_;
   Tensor input_, indices_, output_;
   dmlref::GatherParams params_;
-  dmlref::TensorView<const T> in_view_;
-  dmlref::TensorView<const I> idx_view_;
-  dmlref::TensorView<T> out_view_;
-  dmlref::TensorDesc in_desc_, idx_desc_;
-  dmlref::MutableTensorDesc out_desc_;
+  Operands<T, I> ops_{input_, indices_, output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -139,44 +114,29 @@ class GatherElementsCase final : public Case {
         indices_(data_type_v<I>, {s.rows, s.cols}),
         output_(data_type_v<T>, {s.rows, s.cols}) {
     input_.fill(kInputSeed);
-    Rng rng(kIndexSeed);
-    I* idx = indices_.data_as<I>();
-    for (std::int64_t i = 0; i < s.rows * s.cols; ++i) idx[i] = static_cast<I>(rng.below(s.cols));
+    fill_indices<I>(indices_, s.cols);
     output_.fill(kSentinelSeed);
-    in_view_ = input_.view<T>();
-    idx_view_ = indices_.view<I>();
-    out_view_ = output_.mutable_view<T>();
-    in_desc_ = input_.desc();
-    idx_desc_ = indices_.desc();
-    out_desc_ = output_.mutable_desc();
   }
 
   Status run_typed(const Options& o) const noexcept {
-    return dmlref::try_gather_elements(in_view_, idx_view_, out_view_, params_, o);
+    return dmlref::try_gather_elements(ops_.in_view, ops_.idx_view, ops_.out_view, params_, o);
   }
   Status run_dispatch(const Options& o) const noexcept {
-    return dmlref::try_gather_elements(in_desc_, idx_desc_, out_desc_, params_, o);
+    return dmlref::try_gather_elements(ops_.in_desc, ops_.idx_desc, ops_.out_desc, params_, o);
   }
   const void* result() const noexcept { return output_.data(); }
 
   void prepare_check() override { output_.fill(kSentinelSeed); }
   std::string check() const override {
-    const std::int64_t cols = output_.size(1);
-    for (std::int64_t r : sample_rows(output_.size(0)))
-      for (std::int64_t c = 0; c < cols; ++c)
-        if (!output_.same_element(output_.element({r, c}), input_.element({r, index_at<I>(indices_, {r, c})})))
-          return mismatch("OutputTensor", {r, c});
-    return "";
+    return check_rows(output_, [&](std::int64_t r, std::int64_t c) {
+      return input_.element({r, index_at<I>(indices_, {r, c})});
+    });
   }
 
  private:
   Tensor input_, indices_, output_;
   dmlref::GatherElementsParams params_{1};
-  dmlref::TensorView<const T> in_view_;
-  dmlref::TensorView<const I> idx_view_;
-  dmlref::TensorView<T> out_view_;
-  dmlref::TensorDesc in_desc_, idx_desc_;
-  dmlref::MutableTensorDesc out_desc_;
+  Operands<T, I> ops_{input_, indices_, output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -207,21 +167,13 @@ class ScatterCase final : public Case {
       for (std::int64_t c = 0; c < s.cols; ++c) row[c] = static_cast<I>(c);
       rng.shuffle(row, row + s.cols);
     }
-    in_view_ = input_.view<T>();
-    idx_view_ = indices_.view<I>();
-    upd_view_ = updates_.view<T>();
-    out_view_ = output_.mutable_view<T>();
-    in_desc_ = input_.desc();
-    idx_desc_ = indices_.desc();
-    upd_desc_ = updates_.desc();
-    out_desc_ = output_.mutable_desc();
   }
 
   Status run_typed(const Options& o) const noexcept {
-    return dmlref::try_scatter(in_view_, idx_view_, upd_view_, out_view_, params_, o);
+    return dmlref::try_scatter(ops_.in_view, ops_.idx_view, ops_.upd_view, ops_.out_view, params_, o);
   }
   Status run_dispatch(const Options& o) const noexcept {
-    return dmlref::try_scatter(in_desc_, idx_desc_, upd_desc_, out_desc_, params_, o);
+    return dmlref::try_scatter(ops_.in_desc, ops_.idx_desc, ops_.upd_desc, ops_.out_desc, params_, o);
   }
   const void* result() const noexcept { return output_.data(); }
 
@@ -241,12 +193,7 @@ class ScatterCase final : public Case {
  private:
   Tensor input_, indices_, updates_, output_;
   dmlref::ScatterParams params_{1};
-  dmlref::TensorView<const T> in_view_;
-  dmlref::TensorView<const I> idx_view_;
-  dmlref::TensorView<const T> upd_view_;
-  dmlref::TensorView<T> out_view_;
-  dmlref::TensorDesc in_desc_, idx_desc_, upd_desc_;
-  dmlref::MutableTensorDesc out_desc_;
+  ScatterOperands<T, I> ops_{input_, indices_, updates_, output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,15 +222,11 @@ class GatherNDCase final : public Case {
       idx[2 * g] = static_cast<I>(rng.below(s.a));
       idx[2 * g + 1] = static_cast<I>(rng.below(s.b));
     }
-    in_view_ = input_.view<T>();
-    idx_view_ = indices_.view<I>();
-    out_view_ = output_.mutable_view<T>();
-    in_desc_ = input_.desc();
-    idx_desc_ = indices_.desc();
-    out_desc_ = output_.mutable_desc();
   }
 
-  Status run_typed(const Options& o) const noexcept { return dmlref::try_gather_nd(in_view_, idx_view_, out_view_, params_, o); }
+  Status run_typed(const Options& o) const noexcept {
+    return dmlref::try_gather_nd(ops_.in_view, ops_.idx_view, ops_.out_view, params_, o);
+  }
   /// The footprint floor: the same rows copied from the same addresses, unvalidated.
   void run_floor() const noexcept {
     const std::int64_t b = input_.size(1), c = input_.size(2), tuples = indices_.size(1);
@@ -296,7 +239,7 @@ class GatherNDCase final : public Case {
                   in + static_cast<std::size_t>(static_cast<std::int64_t>(idx[2 * g]) * b + static_cast<std::int64_t>(idx[2 * g + 1])) * row, row);
   }
   Status run_dispatch(const Options& o) const noexcept {
-    return dmlref::try_gather_nd(in_desc_, idx_desc_, out_desc_, params_, o);
+    return dmlref::try_gather_nd(ops_.in_desc, ops_.idx_desc, ops_.out_desc, params_, o);
   }
   const void* result() const noexcept { return output_.data(); }
 
@@ -315,11 +258,7 @@ class GatherNDCase final : public Case {
  private:
   Tensor input_, indices_, output_;
   dmlref::GatherNDParams params_{3, 2};
-  dmlref::TensorView<const T> in_view_;
-  dmlref::TensorView<const I> idx_view_;
-  dmlref::TensorView<T> out_view_;
-  dmlref::TensorDesc in_desc_, idx_desc_;
-  dmlref::MutableTensorDesc out_desc_;
+  Operands<T, I> ops_{input_, indices_, output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -351,36 +290,24 @@ class ScatterNDCase final : public Case {
     input_.fill(kInputSeed);
     updates_.fill(kUpdatesSeed);
     output_.fill(kSentinelSeed);
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(s.rows));
-    for (std::int64_t r = 0; r < s.rows; ++r) rows[static_cast<std::size_t>(r)] = r;
-    Rng rng(kIndexSeed);
-    rng.shuffle(rows.begin(), rows.end());
+    const std::vector<std::int64_t> rows = shuffled_rows(s.rows);
     I* idx = indices_.data_as<I>();
     for (std::int64_t k = 0; k < s.count; ++k) {
       idx[k] = static_cast<I>(rows[static_cast<std::size_t>(k)]);
       source_of_row_[static_cast<std::size_t>(rows[static_cast<std::size_t>(k)])] = k;
     }
-    const Tensor& out = s.in_place ? input_ : output_;
-    in_view_ = input_.view<T>();
-    idx_view_ = indices_.view<I>();
-    upd_view_ = updates_.view<T>();
-    out_view_ = out.mutable_view<T>();
-    in_desc_ = input_.desc();
-    idx_desc_ = indices_.desc();
-    upd_desc_ = updates_.desc();
-    out_desc_ = out.mutable_desc();
   }
 
   Status run_typed(const Options& o) const noexcept {
-    return dmlref::try_scatter_nd(in_view_, idx_view_, upd_view_, out_view_, params_, o);
+    return dmlref::try_scatter_nd(ops_.in_view, ops_.idx_view, ops_.upd_view, ops_.out_view, params_, o);
   }
   Status run_dispatch(const Options& o) const noexcept {
-    return dmlref::try_scatter_nd(in_desc_, idx_desc_, upd_desc_, out_desc_, params_, o);
+    return dmlref::try_scatter_nd(ops_.in_desc, ops_.idx_desc, ops_.upd_desc, ops_.out_desc, params_, o);
   }
   /// The footprint floor: the copy of the input (out of place) and the same rows written to the
   /// same addresses, unvalidated.
   void run_floor() const noexcept {
-    auto* out = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(out_view_.data())));
+    auto* out = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(ops_.out_view.data())));
     const auto row = static_cast<std::size_t>(spec_.cols) * sizeof(T);
     if (!spec_.in_place) std::memcpy(out, input_.data(), static_cast<std::size_t>(spec_.rows) * row);
     const I* idx = indices_.data_as<I>();
@@ -388,7 +315,7 @@ class ScatterNDCase final : public Case {
     for (std::int64_t k = 0; k < spec_.count; ++k)
       std::memcpy(out + static_cast<std::size_t>(idx[k]) * row, upd + static_cast<std::size_t>(k) * row, row);
   }
-  const void* result() const noexcept { return out_view_.data(); }
+  const void* result() const noexcept { return ops_.out_view.data(); }
 
   void prepare_check() override {
     if (spec_.in_place)
@@ -418,12 +345,7 @@ class ScatterNDCase final : public Case {
   Tensor input_, indices_, updates_, output_;
   std::vector<std::int64_t> source_of_row_;  ///< the update row written to each output row, or -1
   dmlref::ScatterNDParams params_{2, 2};
-  dmlref::TensorView<const T> in_view_;
-  dmlref::TensorView<const I> idx_view_;
-  dmlref::TensorView<const T> upd_view_;
-  dmlref::TensorView<T> out_view_;
-  dmlref::TensorDesc in_desc_, idx_desc_, upd_desc_;
-  dmlref::MutableTensorDesc out_desc_;
+  ScatterOperands<T, I> ops_{input_, indices_, updates_, spec_.in_place ? input_ : output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -504,25 +426,13 @@ void register_all() {
 }  // namespace dmlref_bench
 
 int main(int argc, char** argv) {
-  // Defaults that flags on the command line (which come later and so win) or Google Benchmark's
-  // environment variables override: a few repetitions, interleaved in random order so that load
-  // from other processes spreads evenly over a workload and its memcpy, the console showing
-  // the aggregates.
-  std::vector<char*> args{argv[0]};
-  static char repetitions[] = "--benchmark_repetitions=5";
-  static char interleaving[] = "--benchmark_enable_random_interleaving=true";
-  static char aggregates[] = "--benchmark_display_aggregates_only=true";
-  if (std::getenv("BENCHMARK_REPETITIONS") == nullptr) args.push_back(repetitions);
-  if (std::getenv("BENCHMARK_ENABLE_RANDOM_INTERLEAVING") == nullptr) args.push_back(interleaving);
-  if (std::getenv("BENCHMARK_DISPLAY_AGGREGATES_ONLY") == nullptr) args.push_back(aggregates);
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
-  int count = static_cast<int>(args.size());
-  args.push_back(nullptr);
-
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
-  dmlref_bench::register_all();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  // Defaults that flags on the command line or Google Benchmark's environment variables
+  // override: a few repetitions, interleaved in random order so that load from other processes
+  // spreads evenly over a workload and its memcpy, the console showing the aggregates.
+  return dmlref_bench::benchmark_main(
+      argc, argv,
+      {{"BENCHMARK_REPETITIONS", "--benchmark_repetitions=5"},
+       {"BENCHMARK_ENABLE_RANDOM_INTERLEAVING", "--benchmark_enable_random_interleaving=true"},
+       {"BENCHMARK_DISPLAY_AGGREGATES_ONLY", "--benchmark_display_aggregates_only=true"}},
+      dmlref_bench::register_all);
 }

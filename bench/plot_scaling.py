@@ -27,10 +27,11 @@ used in CI.
 """
 
 import argparse
-import json
 import re
 import statistics
 import sys
+
+import ratios  # bench/ratios.py, beside this script: read_json
 
 NAME = re.compile(r"^(?P<workload>[^/]+)/(?P<size>\d+)(?P<unit>KiB|MiB|GiB)/(?P<layer>typed|memcpy)"
                   r"(?:/threads:(?P<threads>\d+))?$")
@@ -197,11 +198,7 @@ def main(argv=None):
     parser.add_argument("--svg", help="write the picture here (needs matplotlib)")
     parser.add_argument("--title", help="the picture's title (default: host, CPUs)")
     args = parser.parse_args(argv)
-    if args.json == "-":
-        document = json.load(sys.stdin)
-    else:
-        with open(args.json, encoding="utf-8") as f:
-            document = json.load(f)
+    document = ratios.read_json(args.json)
     rows = rows_of(load(document))
     if not rows:
         sys.exit("plot_scaling.py: no dmlref_scaling results in the input")

@@ -262,6 +262,14 @@ def print_table(rows, out=sys.stdout, markdown=False):
         out.write("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n")
 
 
+def read_json(path):
+    """The JSON document in file `path` ('-': stdin)."""
+    if path == "-":
+        return json.load(sys.stdin)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", nargs="?", default="-", help="Google Benchmark JSON file ('-' or none: stdin)")
@@ -274,11 +282,7 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="exit with status 1 if any target is missed")
     args = parser.parse_args(argv)
 
-    if args.json == "-":
-        document = json.load(sys.stdin)
-    else:
-        with open(args.json, encoding="utf-8") as f:
-            document = json.load(f)
+    document = read_json(args.json)
     Run.statistic = "min" if args.min else "median"
     runs = load_runs(document, "cpu_time" if args.cpu_time else "real_time")
     if not runs:

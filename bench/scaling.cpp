@@ -49,21 +49,18 @@ std::string size_name(std::int64_t bytes) {
   return std::to_string(bytes >> 10) + "KiB";
 }
 
-/// What a failed check reports.
-std::string mismatch_at(std::int64_t row, std::int64_t col) {
-  return "OutputTensor differs at [" + std::to_string(row) + ", " + std::to_string(col) + "]";
-}
-
 // ---------------------------------------------------------------------------------------------
-// The workloads. Each Spec is the output size in bytes; bytes() is what the call must read plus
-// write, as in dmlref_bench.
+// The workloads. bytes() is what the call must read plus write, as in dmlref_bench.
+
+/// Every workload's Spec: the size of its output.
+struct OutputSize {
+  std::int64_t output_bytes;
+};
 
 /// W1-style: Gather, Axis 0, of `count` rows of 1024 floats from an input of 2 x count rows.
 class RowGather final : public Case {
  public:
-  struct Spec {
-    std::int64_t output_bytes;
-  };
+  using Spec = OutputSize;
   static constexpr std::int64_t kCols = 1024;
   static std::int64_t count(const Spec& s) { return s.output_bytes / (kCols * 4); }
   static std::int64_t bytes(const Spec& s) { return 2 * s.output_bytes + count(s) * 8; }
@@ -73,37 +70,28 @@ class RowGather final : public Case {
         indices_(dmlref::DataType::INT64, {1, count(s)}),
         output_(dmlref::DataType::FLOAT32, {count(s), kCols}) {
     input_.fill(kInputSeed);
-    Rng rng(kIndexSeed);
-    auto* idx = indices_.data_as<std::int64_t>();
-    for (std::int64_t i = 0; i < count(s); ++i) idx[i] = rng.below(2 * count(s));
+    fill_indices<std::int64_t>(indices_, 2 * count(s));
     output_.fill(kSentinelSeed);
   }
   dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
-    return dmlref::try_gather(in_, idx_, out_, dmlref::GatherParams{0, 1}, o);
+    return dmlref::try_gather(ops_.in_view, ops_.idx_view, ops_.out_view, dmlref::GatherParams{0, 1}, o);
   }
   const void* result() const noexcept { return output_.data(); }
   void prepare_check() override { output_.fill(kSentinelSeed); }
   std::string check() const override {
     const auto* idx = indices_.data_as<std::int64_t>();
-    for (std::int64_t r : sample_rows(output_.size(0)))
-      for (std::int64_t c = 0; c < kCols; ++c)
-        if (!output_.same_element(output_.element({r, c}), input_.element({idx[r], c}))) return mismatch_at(r, c);
-    return "";
+    return check_rows(output_, [&](std::int64_t r, std::int64_t c) { return input_.element({idx[r], c}); });
   }
 
  private:
   Tensor input_, indices_, output_;
-  dmlref::TensorView<const float> in_ = input_.view<float>();
-  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
-  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+  Operands<float, std::int64_t> ops_{input_, indices_, output_};
 };
 
 /// W3-style: GatherElements, Axis 1, of [rows, 4096] floats with int64 indices.
 class ElementGather final : public Case {
  public:
-  struct Spec {
-    std::int64_t output_bytes;
-  };
+  using Spec = OutputSize;
   static constexpr std::int64_t kCols = 4096;
   static std::int64_t rows(const Spec& s) { return s.output_bytes / (kCols * 4); }
   static std::int64_t bytes(const Spec& s) { return 2 * s.output_bytes + rows(s) * kCols * 8; }
@@ -113,39 +101,29 @@ class ElementGather final : public Case {
         indices_(dmlref::DataType::INT64, {rows(s), kCols}),
         output_(dmlref::DataType::FLOAT32, {rows(s), kCols}) {
     input_.fill(kInputSeed);
-    Rng rng(kIndexSeed);
-    auto* idx = indices_.data_as<std::int64_t>();
-    for (std::int64_t i = 0; i < rows(s) * kCols; ++i) idx[i] = rng.below(kCols);
+    fill_indices<std::int64_t>(indices_, kCols);
     output_.fill(kSentinelSeed);
   }
   dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
-    return dmlref::try_gather_elements(in_, idx_, out_, dmlref::GatherElementsParams{1}, o);
+    return dmlref::try_gather_elements(ops_.in_view, ops_.idx_view, ops_.out_view, dmlref::GatherElementsParams{1}, o);
   }
   const void* result() const noexcept { return output_.data(); }
   void prepare_check() override { output_.fill(kSentinelSeed); }
   std::string check() const override {
     const auto* idx = indices_.data_as<std::int64_t>();
-    for (std::int64_t r : sample_rows(output_.size(0)))
-      for (std::int64_t c = 0; c < kCols; ++c)
-        if (!output_.same_element(output_.element({r, c}), input_.element({r, idx[r * kCols + c]})))
-          return mismatch_at(r, c);
-    return "";
+    return check_rows(output_, [&](std::int64_t r, std::int64_t c) { return input_.element({r, idx[r * kCols + c]}); });
   }
 
  private:
   Tensor input_, indices_, output_;
-  dmlref::TensorView<const float> in_ = input_.view<float>();
-  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
-  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+  Operands<float, std::int64_t> ops_{input_, indices_, output_};
 };
 
 /// W6-style: ScatterND of rows of 256 floats: a quarter of the output's rows replaced by
 /// distinct update rows, the rest copied from the input.
 class RowScatter final : public Case {
  public:
-  struct Spec {
-    std::int64_t output_bytes;
-  };
+  using Spec = OutputSize;
   static constexpr std::int64_t kCols = 256;
   static std::int64_t rows(const Spec& s) { return s.output_bytes / (kCols * 4); }
   static std::int64_t count(const Spec& s) { return rows(s) / 4; }
@@ -160,10 +138,7 @@ class RowScatter final : public Case {
     input_.fill(kInputSeed);
     updates_.fill(kUpdatesSeed);
     output_.fill(kSentinelSeed);
-    std::vector<std::int64_t> targets(static_cast<std::size_t>(rows(s)));
-    for (std::int64_t r = 0; r < rows(s); ++r) targets[static_cast<std::size_t>(r)] = r;
-    Rng rng(kIndexSeed);
-    rng.shuffle(targets.begin(), targets.end());
+    const std::vector<std::int64_t> targets = shuffled_rows(rows(s));
     auto* idx = indices_.data_as<std::int64_t>();
     for (std::int64_t k = 0; k < count(s); ++k) {
       idx[k] = targets[static_cast<std::size_t>(k)];
@@ -171,28 +146,22 @@ class RowScatter final : public Case {
     }
   }
   dmlref::Status run_typed(const dmlref::Options& o) const noexcept {
-    return dmlref::try_scatter_nd(in_, idx_, upd_, out_, dmlref::ScatterNDParams{2, 2}, o);
+    return dmlref::try_scatter_nd(ops_.in_view, ops_.idx_view, ops_.upd_view, ops_.out_view,
+                                  dmlref::ScatterNDParams{2, 2}, o);
   }
   const void* result() const noexcept { return output_.data(); }
   void prepare_check() override { output_.fill(kSentinelSeed); }
   std::string check() const override {
-    for (std::int64_t r : sample_rows(output_.size(0))) {
+    return check_rows(output_, [&](std::int64_t r, std::int64_t c) {
       const std::int64_t k = source_[static_cast<std::size_t>(r)];
-      for (std::int64_t c = 0; c < kCols; ++c) {
-        const unsigned char* expected = k >= 0 ? updates_.element({k, c}) : input_.element({r, c});
-        if (!output_.same_element(output_.element({r, c}), expected)) return mismatch_at(r, c);
-      }
-    }
-    return "";
+      return k >= 0 ? updates_.element({k, c}) : input_.element({r, c});
+    });
   }
 
  private:
   Tensor input_, indices_, updates_, output_;
   std::vector<std::int64_t> source_;  ///< the update row written to each output row, or -1
-  dmlref::TensorView<const float> in_ = input_.view<float>();
-  dmlref::TensorView<const std::int64_t> idx_ = indices_.view<std::int64_t>();
-  dmlref::TensorView<const float> upd_ = updates_.view<float>();
-  dmlref::TensorView<float> out_ = output_.mutable_view<float>();
+  ScatterOperands<float, std::int64_t> ops_{input_, indices_, updates_, output_};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -213,8 +182,10 @@ bool& own_repetitions() {
   return own;
 }
 
-void apply(benchmark::internal::Benchmark* b, std::int64_t output_bytes) {
-  b->Unit(benchmark::kMicrosecond)->UseRealTime();
+/// Registers benchmark `name` of output size `output_bytes`.
+template <class Body>
+void add_sized(const std::string& name, std::int64_t output_bytes, Body&& body) {
+  benchmark::internal::Benchmark* b = register_real_time(name, benchmark::kMicrosecond, std::forward<Body>(body));
   if (own_repetitions()) b->Repetitions(output_bytes >= (std::int64_t{64} << 20) ? 2 : 5);
 }
 
@@ -224,24 +195,16 @@ void add_sizes(const std::string& workload) {
     const std::string name = workload + "/" + size_name(size);
     const typename C::Spec spec{size};
     const std::int64_t bytes = C::bytes(spec);
-    for (const int threads : {1, 2}) {
-      const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
-      apply(benchmark::RegisterBenchmark((name + "/typed" + suffix).c_str(),
-                                         [=](benchmark::State& state) {
-                                           keep_only(name);
-                                           run_case<C, Layer::typed>(state, name, spec, threads, bytes, Variant{});
-                                         }),
-            size);
-    }
-    for (const int threads : {1, 2}) {
-      const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
-      apply(benchmark::RegisterBenchmark((name + "/memcpy" + suffix).c_str(),
-                                         [=](benchmark::State& state) {
-                                           keep_only(name + "/memcpy");
-                                           run_memcpy(state, name + "/memcpy", bytes, threads);
-                                         }),
-            size);
-    }
+    for (const int threads : {1, 2})
+      add_sized(name + "/typed" + threads_suffix(threads), size, [=](benchmark::State& state) {
+        keep_only(name);
+        run_case<C, Layer::typed>(state, name, spec, threads, bytes, Variant{});
+      });
+    for (const int threads : {1, 2})
+      add_sized(name + "/memcpy" + threads_suffix(threads), size, [=](benchmark::State& state) {
+        keep_only(name + "/memcpy");
+        run_memcpy(state, name + "/memcpy", bytes, threads);
+      });
   }
 }
 
@@ -258,6 +221,13 @@ void add_cache_sizes() {
 #endif
 }
 
+void register_all() {
+  add_cache_sizes();
+  add_sizes<RowGather>("W1_rows");
+  add_sizes<ElementGather>("W3_elements");
+  add_sizes<RowScatter>("W6_scatter");
+}
+
 }  // namespace
 }  // namespace dmlref_bench
 
@@ -265,28 +235,13 @@ int main(int argc, char** argv) {
   // Registration order (smallest size first, one size's buffers at a time): random interleaving
   // would keep every size in memory. Only the aggregates on the console.
   // 0.1 s a repetition. Flags on the command line come later and win.
-  std::vector<char*> args{argv[0]};
-  static char interleaving[] = "--benchmark_enable_random_interleaving=false";
-  static char aggregates[] = "--benchmark_display_aggregates_only=true";
-  static char min_time[] = "--benchmark_min_time=0.1";
-  args.push_back(interleaving);
-  if (std::getenv("BENCHMARK_DISPLAY_AGGREGATES_ONLY") == nullptr) args.push_back(aggregates);
-  if (std::getenv("BENCHMARK_MIN_TIME") == nullptr) args.push_back(min_time);
-  for (int i = 1; i < argc; ++i) {
-    args.push_back(argv[i]);
+  for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--benchmark_repetitions", 0) == 0) dmlref_bench::own_repetitions() = false;
-  }
   if (std::getenv("BENCHMARK_REPETITIONS") != nullptr) dmlref_bench::own_repetitions() = false;
-  int count = static_cast<int>(args.size());
-  args.push_back(nullptr);
-
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
-  dmlref_bench::add_cache_sizes();
-  dmlref_bench::add_sizes<dmlref_bench::RowGather>("W1_rows");
-  dmlref_bench::add_sizes<dmlref_bench::ElementGather>("W3_elements");
-  dmlref_bench::add_sizes<dmlref_bench::RowScatter>("W6_scatter");
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return dmlref_bench::benchmark_main(
+      argc, argv,
+      {{nullptr, "--benchmark_enable_random_interleaving=false"},
+       {"BENCHMARK_DISPLAY_AGGREGATES_ONLY", "--benchmark_display_aggregates_only=true"},
+       {"BENCHMARK_MIN_TIME", "--benchmark_min_time=0.1"}},
+      dmlref_bench::register_all);
 }

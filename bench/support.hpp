@@ -86,6 +86,15 @@ inline std::vector<std::int64_t> sample_rows(std::int64_t rows, int count = 64) 
   return out;
 }
 
+/// 0, 1, ..., n - 1 in a seeded random order.
+inline std::vector<std::int64_t> shuffled_rows(std::int64_t n) {
+  std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
+  for (std::int64_t r = 0; r < n; ++r) rows[static_cast<std::size_t>(r)] = r;
+  Rng rng(kIndexSeed);
+  rng.shuffle(rows.begin(), rows.end());
+  return rows;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory
 
@@ -266,8 +275,40 @@ inline Tensor make_matrix(dmlref::DataType type, std::int64_t rows, std::int64_t
   return Tensor(type, {rows, cols});
 }
 
+/// Fills `indices` (elements of type I) with seeded random indices in [0, bound).
+template <class I>
+void fill_indices(Tensor& indices, std::int64_t bound) {
+  Rng rng(kIndexSeed);
+  I* idx = indices.data_as<I>();
+  const std::int64_t count = indices.elements();
+  for (std::int64_t i = 0; i < count; ++i) idx[i] = static_cast<I>(rng.below(bound));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cases and layers
+
+/// A case's operands as both layers take them: typed views and runtime descriptors of its input,
+/// indices and output, made once so that the timed loop only passes them on.
+template <class T, class I>
+struct Operands {
+  Operands(const Tensor& input, const Tensor& indices, const Tensor& output)
+      : in_view(input.view<T>()), idx_view(indices.view<I>()), out_view(output.mutable_view<T>()),
+        in_desc(input.desc()), idx_desc(indices.desc()), out_desc(output.mutable_desc()) {}
+  dmlref::TensorView<const T> in_view;
+  dmlref::TensorView<const I> idx_view;
+  dmlref::TensorView<T> out_view;
+  dmlref::TensorDesc in_desc, idx_desc;
+  dmlref::MutableTensorDesc out_desc;
+};
+
+/// The operands of a scatter: UpdatesTensor too.
+template <class T, class I>
+struct ScatterOperands : Operands<T, I> {
+  ScatterOperands(const Tensor& input, const Tensor& indices, const Tensor& updates, const Tensor& output)
+      : Operands<T, I>(input, indices, output), upd_view(updates.view<T>()), upd_desc(updates.desc()) {}
+  dmlref::TensorView<const T> upd_view;
+  dmlref::TensorDesc upd_desc;
+};
 
 enum class Layer { typed, dispatch };
 inline const char* name(Layer layer) noexcept { return layer == Layer::typed ? "typed" : "dispatch"; }
@@ -290,6 +331,28 @@ class Case : public Cached {
 
   bool verified[2] = {false, false};  ///< per Layer: checked once, on the first run
 };
+
+/// What Case::check() reports: "<what> differs at [i, j, ...]".
+inline std::string mismatch(const char* what, std::initializer_list<std::int64_t> coordinate) {
+  std::string text = std::string(what) + " differs at [";
+  bool first = true;
+  for (std::int64_t c : coordinate) {
+    text += (first ? "" : ", ") + std::to_string(c);
+    first = false;
+  }
+  return text + "]";
+}
+
+/// Case::check() of a matrix output: each element [r, c] of the sampled rows must equal the element
+/// `expected(r, c)` points to.
+template <class Expected>
+std::string check_rows(const Tensor& output, Expected expected) {
+  const std::int64_t cols = output.size(1);
+  for (std::int64_t r : sample_rows(output.size(0)))
+    for (std::int64_t c = 0; c < cols; ++c)
+      if (!output.same_element(output.element({r, c}), expected(r, c))) return mismatch("OutputTensor", {r, c});
+  return "";
+}
 
 /// How a workload variant calls dmlref beyond its thread count.
 struct Variant {
@@ -472,6 +535,18 @@ inline void run_memcpy(benchmark::State& state, const std::string& key, std::int
 // ---------------------------------------------------------------------------------------------
 // Registration
 
+/// "" for 1 thread, otherwise "/threads:N": the suffix of a benchmark's name.
+inline std::string threads_suffix(int threads) {
+  return threads == 1 ? "" : "/threads:" + std::to_string(threads);
+}
+
+/// Registers `body` as benchmark `name`, timed in real time (the calls use threads of their own)
+/// and shown in `unit`.
+template <class Body>
+benchmark::internal::Benchmark* register_real_time(const std::string& name, benchmark::TimeUnit unit, Body&& body) {
+  return benchmark::RegisterBenchmark(name.c_str(), std::forward<Body>(body))->Unit(unit)->UseRealTime();
+}
+
 /// Registers "<name>/typed", "<name>/dispatch" (with "/threads:N" for N != 1) for every thread
 /// count, and "<name>/memcpy" once. C::bytes(spec) is the byte count the workload must move.
 template <class C>
@@ -479,29 +554,17 @@ void add(const std::string& name, const typename C::Spec& spec, std::initializer
          benchmark::TimeUnit unit = benchmark::kMicrosecond, const Variant& variant = {}) {
   const std::int64_t bytes = C::bytes(spec);
   for (int threads : thread_counts) {
-    const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
-    benchmark::RegisterBenchmark((name + "/typed" + suffix).c_str(),
-                                 [=](benchmark::State& state) {
-                                   run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
-                                 })
-        ->Unit(unit)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark((name + "/dispatch" + suffix).c_str(),
-                                 [=](benchmark::State& state) {
-                                   run_case<C, Layer::dispatch>(state, name, spec, threads, bytes, variant);
-                                 })
-        ->Unit(unit)
-        ->UseRealTime();
+    register_real_time(name + "/typed" + threads_suffix(threads), unit, [=](benchmark::State& state) {
+      run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
+    });
+    register_real_time(name + "/dispatch" + threads_suffix(threads), unit, [=](benchmark::State& state) {
+      run_case<C, Layer::dispatch>(state, name, spec, threads, bytes, variant);
+    });
   }
-  for (int threads : thread_counts) {
-    const std::string suffix = threads == 1 ? "" : "/threads:" + std::to_string(threads);
-    benchmark::RegisterBenchmark((name + "/memcpy" + suffix).c_str(),
-                                 [=](benchmark::State& state) {
-                                   run_memcpy(state, name + "/memcpy", bytes, threads);
-                                 })
-        ->Unit(unit)
-        ->UseRealTime();
-  }
+  for (int threads : thread_counts)
+    register_real_time(name + "/memcpy" + threads_suffix(threads), unit, [=](benchmark::State& state) {
+      run_memcpy(state, name + "/memcpy", bytes, threads);
+    });
 }
 
 /// Registers "<name>/typed/<executor_name>/threads:N": the typed call on `executor` (an engine's
@@ -515,24 +578,21 @@ void add_on_executor(const std::string& name, const typename C::Spec& spec, int 
   Variant variant;
   variant.executor = &executor;
   auto checked = std::make_shared<bool>(false);
-  benchmark::RegisterBenchmark((name + "/typed/" + executor_name + "/threads:" + std::to_string(threads)).c_str(),
-                               [=](benchmark::State& state) {
-                                 if (!*checked) {
-                                   C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
-                                   c.prepare_check();
-                                   const dmlref::Status status = c.run_typed(make_options(threads, variant));
-                                   const std::string wrong =
-                                       status ? c.check() : "the call failed: " + status.message();
-                                   if (!wrong.empty()) {
-                                     state.SkipWithError(("wrong result: " + wrong).c_str());
-                                     return;
-                                   }
-                                   *checked = true;
-                                 }
-                                 run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
-                               })
-      ->Unit(benchmark::kMicrosecond)
-      ->UseRealTime();
+  register_real_time(name + "/typed/" + executor_name + "/threads:" + std::to_string(threads), benchmark::kMicrosecond,
+                     [=](benchmark::State& state) {
+                       if (!*checked) {
+                         C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
+                         c.prepare_check();
+                         const dmlref::Status status = c.run_typed(make_options(threads, variant));
+                         const std::string wrong = status ? c.check() : "the call failed: " + status.message();
+                         if (!wrong.empty()) {
+                           state.SkipWithError(("wrong result: " + wrong).c_str());
+                           return;
+                         }
+                         *checked = true;
+                       }
+                       run_case<C, Layer::typed>(state, name, spec, threads, bytes, variant);
+                     });
 }
 
 /// Registers "<name>/<floor>": what the machine needs at least for the workload's memory traffic,
@@ -542,17 +602,45 @@ template <class C>
 void add_floor(const std::string& name, const typename C::Spec& spec, const char* floor,
                benchmark::TimeUnit unit = benchmark::kMicrosecond) {
   const std::int64_t bytes = C::bytes(spec);
-  benchmark::RegisterBenchmark((name + "/" + floor).c_str(),
-                               [=](benchmark::State& state) {
-                                 C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
-                                 for (auto _ : state) {
-                                   c.run_floor();
-                                   benchmark::ClobberMemory();
-                                 }
-                                 state.SetBytesProcessed(state.iterations() * bytes);
-                               })
-      ->Unit(unit)
-      ->UseRealTime();
+  register_real_time(name + "/" + floor, unit, [=](benchmark::State& state) {
+    C& c = cache().get<C>(name, [&] { return std::make_unique<C>(spec); });
+    for (auto _ : state) {
+      c.run_floor();
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(state.iterations() * bytes);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// main()
+
+/// A flag that main() puts before the command line's (which come later and so win), unless
+/// environment variable `env` is set (Google Benchmark reads that instead); with no `env`, always.
+struct DefaultFlag {
+  const char* env;
+  const char* flag;
+};
+
+/// The body of a benchmark program's main(): the default flags, then the command line's; then
+/// `register_benchmarks()` and the run.
+inline int benchmark_main(int argc, char** argv, std::initializer_list<DefaultFlag> defaults,
+                          void (*register_benchmarks)()) {
+  std::vector<std::string> flags;  // benchmark::Initialize takes char**, not const char**
+  for (const DefaultFlag& d : defaults)
+    if (d.env == nullptr || std::getenv(d.env) == nullptr) flags.emplace_back(d.flag);
+  std::vector<char*> args{argv[0]};
+  for (std::string& flag : flags) args.push_back(flag.data());
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  register_benchmarks();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace dmlref_bench
