@@ -7,19 +7,10 @@ from, in natural ranks. See docs/python.md, docs/onnx.md and docs/explain.md.
 
 from ._dmlref import onnx as _native
 
-gather = _native.gather
-gather_elements = _native.gather_elements
-gather_nd = _native.gather_nd
-scatter = _native.scatter
-scatter_elements = _native.scatter_elements
-scatter_nd = _native.scatter_nd
-explain_gather = _native.explain_gather
-explain_gather_elements = _native.explain_gather_elements
-explain_gather_nd = _native.explain_gather_nd
-explain_scatter = _native.explain_scatter
-explain_scatter_elements = _native.explain_scatter_elements
-explain_scatter_nd = _native.explain_scatter_nd
-
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_elements", "scatter_nd",
            "explain_gather", "explain_gather_elements", "explain_gather_nd", "explain_scatter",
            "explain_scatter_elements", "explain_scatter_nd"]
+
+# The extension's onnx submodule is not in sys.modules (no `from ._dmlref.onnx import`): bind its
+# functions here.
+globals().update({name: getattr(_native, name) for name in __all__})

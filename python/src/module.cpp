@@ -898,6 +898,39 @@ PyObject* py_element_text(PyObject*, PyObject* arg) {
   return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
 }
 
+// ---- what every operator function shares ----------------------------------------------------------
+
+/// A function's Signature under another name.
+Signature renamed(const char* name, Signature s) {
+  s.name = name;
+  return s;
+}
+
+/// An explain_* function's Signature: its operator's, `at` in the place of `out`.
+Signature explain_signature(const char* name, const Signature& op) {
+  Signature s = renamed(name, op);
+  for (const char*& p : s.params)
+    if (p != nullptr && std::strcmp(p, "out") == 0) p = "at";
+  return s;
+}
+
+/// Ends a call whose arguments are read: prepares the output (of the sizes `sizes_of` computes,
+/// unless out= is given and a view can express it), then runs the operator or, with `explain`,
+/// explains it. `run` and `explain_at` take the output's desc; `scatter`: out= may be the input.
+template <class Sizes, class Run, class Explain>
+PyObject* complete(Call& c, bool scatter, Sizes&& sizes_of, Run&& run, bool explain, Explain&& explain_at) {
+  if (c.out_object == nullptr || c.out.unviewable) {
+    const dmlref::Result<Shape> sizes = sizes_of();
+    if (!sizes) return shape_failure(c, sizes.status(), run);
+    if (!c.prepare_output(*sizes, scatter)) return nullptr;
+  } else if (!c.prepare_output(Shape(), scatter)) {
+    return nullptr;
+  }
+  const dmlref::MutableTensorDesc o = c.onnx ? c.out.natural_output() : c.out.padded_output();
+  if (explain) return explained([&] { return explain_at(o); });
+  return c.finish([&] { return run(o); });
+}
+
 // ---- DirectML convention -------------------------------------------------------------------------
 //
 // Each function serves its operator and, with `explain`, its explain_* twin, whose Signature names
@@ -907,8 +940,7 @@ PyObject* py_element_text(PyObject*, PyObject* arg) {
 enum GatherArgs { kGIn, kGIdx, kGAxis, kGIndexDims, kGOut, kGPolicy, kGThreads };
 Signature g_gather{"dmlref.gather", 4, 2,
                    {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads", nullptr}};
-Signature g_explain_gather{"dmlref.explain_gather", 4, 2,
-                           {"input", "indices", "axis", "index_dimensions", "at", "index_policy", "threads", nullptr}};
+Signature g_explain_gather = explain_signature("dmlref.explain_gather", g_gather);
 
 PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
@@ -924,31 +956,16 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
       (explain && !read_coordinate(c.fn, v[kGOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
-  auto run = [&](const dmlref::MutableTensorDesc& o) { return dmlref::try_gather(in, idx, o, params, c.options); };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes = dmlref::gather_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params);
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, false)) return nullptr;
-  } else if (!c.prepare_output(Shape(), false)) {
-    return nullptr;
-  }
-  const dmlref::MutableTensorDesc o = c.out.padded_output();
-  if (explain) return explained([&] { return dmlref::explain_gather(in, idx, o, params, at, c.options); });
-  return c.finish([&] { return run(o); });
-}
-
-PyObject* py_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_common(g_gather, false, args, nargs, kwnames);
-}
-PyObject* py_explain_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_common(g_explain_gather, true, args, nargs, kwnames);
+  return complete(
+      c, false, [&] { return dmlref::gather_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params); },
+      [&](const dmlref::MutableTensorDesc& o) { return dmlref::try_gather(in, idx, o, params, c.options); }, explain,
+      [&](const dmlref::MutableTensorDesc& o) { return dmlref::explain_gather(in, idx, o, params, at, c.options); });
 }
 
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
                             {"input", "indices", "axis", "out", "index_policy", "threads", nullptr}};
-Signature g_explain_gather_elements{"dmlref.explain_gather_elements", 3, 2,
-                                    {"input", "indices", "axis", "at", "index_policy", "threads", nullptr}};
+Signature g_explain_gather_elements = explain_signature("dmlref.explain_gather_elements", g_gather_elements);
 
 PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
                                  PyObject* kwnames) {
@@ -963,27 +980,13 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
       (explain && !read_coordinate(c.fn, v[kEOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
-  auto run = [&](const dmlref::MutableTensorDesc& o) {
-    return dmlref::try_gather_elements(in, idx, o, params, c.options);
-  };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes =
-        dmlref::gather_elements_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params);
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, false)) return nullptr;
-  } else if (!c.prepare_output(Shape(), false)) {
-    return nullptr;
-  }
-  const dmlref::MutableTensorDesc o = c.out.padded_output();
-  if (explain) return explained([&] { return dmlref::explain_gather_elements(in, idx, o, params, at, c.options); });
-  return c.finish([&] { return run(o); });
-}
-
-PyObject* py_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_elements_common(g_gather_elements, false, args, nargs, kwnames);
-}
-PyObject* py_explain_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_elements_common(g_explain_gather_elements, true, args, nargs, kwnames);
+  return complete(
+      c, false,
+      [&] { return dmlref::gather_elements_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params); },
+      [&](const dmlref::MutableTensorDesc& o) { return dmlref::try_gather_elements(in, idx, o, params, c.options); },
+      explain, [&](const dmlref::MutableTensorDesc& o) {
+        return dmlref::explain_gather_elements(in, idx, o, params, at, c.options);
+      });
 }
 
 enum NDArgs { kNIn, kNIdx, kNInputCount, kNIndicesCount, kNBatch, kNOut, kNPolicy, kNThreads };
@@ -993,17 +996,16 @@ Signature g_gather_nd{"dmlref.gather_nd", 4, 2,
 Signature g_gather_nd1{"dmlref.gather_nd1", 5, 2,
                        {"input", "indices", "input_dimension_count", "indices_dimension_count", "batch_dimension_count",
                         "out", "index_policy", "threads", nullptr}};
-Signature g_explain_gather_nd{"dmlref.explain_gather_nd", 4, 2,
-                              {"input", "indices", "input_dimension_count", "indices_dimension_count", "at",
-                               "index_policy", "threads", nullptr}};
-Signature g_explain_gather_nd1{"dmlref.explain_gather_nd1", 5, 2,
-                               {"input", "indices", "input_dimension_count", "indices_dimension_count",
-                                "batch_dimension_count", "at", "index_policy", "threads", nullptr}};
+Signature g_explain_gather_nd = explain_signature("dmlref.explain_gather_nd", g_gather_nd);
+Signature g_explain_gather_nd1 = explain_signature("dmlref.explain_gather_nd1", g_gather_nd1);
 
-PyObject* gather_nd_common(const Signature& sig, bool nd1, bool explain, PyObject* const* args, Py_ssize_t nargs,
-                           PyObject* kwnames) {
+enum class GatherND { nd, nd1 };
+
+PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, PyObject* const* args,
+                           Py_ssize_t nargs, PyObject* kwnames) {
   PyObject* v[kMaxParams];
   if (!sig.parse(args, nargs, kwnames, v)) return nullptr;
+  const bool nd1 = which == GatherND::nd1;
   // GatherND has no batch_dimension_count: its later slots shift down by one.
   PyObject* out = v[nd1 ? kNOut : kNOut - 1];
   PyObject* policy = v[nd1 ? kNPolicy : kNPolicy - 1];
@@ -1020,54 +1022,33 @@ PyObject* gather_nd_common(const Signature& sig, bool nd1, bool explain, PyObjec
     return nullptr;
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
-  auto run = [&](const dmlref::MutableTensorDesc& o) {
-    return nd1 ? dmlref::try_gather_nd1(in, idx, o, params, c.options)
-               : dmlref::try_gather_nd(in, idx, o, nd_params, c.options);
-  };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes =
-        nd1 ? dmlref::gather_nd1_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params)
-            : dmlref::gather_nd_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), nd_params);
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, false)) return nullptr;
-  } else if (!c.prepare_output(Shape(), false)) {
-    return nullptr;
-  }
-  const dmlref::MutableTensorDesc o = c.out.padded_output();
-  if (explain)
-    return explained([&] {
-      return nd1 ? dmlref::explain_gather_nd1(in, idx, o, params, at, c.options)
-                 : dmlref::explain_gather_nd(in, idx, o, nd_params, at, c.options);
-    });
-  return c.finish([&] { return run(o); });
+  return complete(
+      c, false,
+      [&] {
+        return nd1 ? dmlref::gather_nd1_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), params)
+                   : dmlref::gather_nd_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), nd_params);
+      },
+      [&](const dmlref::MutableTensorDesc& o) {
+        return nd1 ? dmlref::try_gather_nd1(in, idx, o, params, c.options)
+                   : dmlref::try_gather_nd(in, idx, o, nd_params, c.options);
+      },
+      explain,
+      [&](const dmlref::MutableTensorDesc& o) {
+        return nd1 ? dmlref::explain_gather_nd1(in, idx, o, params, at, c.options)
+                   : dmlref::explain_gather_nd(in, idx, o, nd_params, at, c.options);
+      });
 }
 
-PyObject* py_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_gather_nd, false, false, args, nargs, kwnames);
-}
-PyObject* py_gather_nd1(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_gather_nd1, true, false, args, nargs, kwnames);
-}
-PyObject* py_explain_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_explain_gather_nd, false, true, args, nargs, kwnames);
-}
-PyObject* py_explain_gather_nd1(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return gather_nd_common(g_explain_gather_nd1, true, true, args, nargs, kwnames);
-}
+// The scatters read their input when they use it: prepare_output replaces it by a temporary for an
+// in-place call on an out= a view cannot express.
 
 enum ScatterArgs { kSIn, kSIdx, kSUpd, kSAxis, kSOut, kSPolicy, kSCollisions, kSThreads, kSReduction };
 Signature g_scatter{"dmlref.scatter", 4, 3,
                     {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
                      "reduction", nullptr}};
-Signature g_scatter_elements{"dmlref.scatter_elements", 4, 3,
-                             {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions",
-                              "threads", "reduction", nullptr}};
-Signature g_explain_scatter{"dmlref.explain_scatter", 4, 3,
-                            {"input", "indices", "updates", "axis", "at", "index_policy", "check_collisions",
-                             "threads", "reduction", nullptr}};
-Signature g_explain_scatter_elements{"dmlref.explain_scatter_elements", 4, 3,
-                                     {"input", "indices", "updates", "axis", "at", "index_policy",
-                                      "check_collisions", "threads", "reduction", nullptr}};
+Signature g_scatter_elements = renamed("dmlref.scatter_elements", g_scatter);
+Signature g_explain_scatter = explain_signature("dmlref.explain_scatter", g_scatter);
+Signature g_explain_scatter_elements = explain_signature("dmlref.explain_scatter_elements", g_scatter);
 
 PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
                          PyObject* kwnames) {
@@ -1081,38 +1062,20 @@ PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* ar
       !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], c.options) ||
       !read_reduction(c.fn, v[kSReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSOut], at)))
     return nullptr;
-  const dmlref::TensorDesc in_desc = c.input.padded_desc(), idx = c.indices.padded_desc(),
-                           upd = c.updates.padded_desc();
-  const dmlref::TensorDesc* in = &in_desc;
-  auto run = [&](const dmlref::MutableTensorDesc& o) {
-    return dmlref::try_scatter(*in, idx, upd, o, params, c.options);
-  };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes = dmlref::scatter_output_sizes(c.input.padded_shape(), c.indices.padded_shape(),
-                                                                     c.updates.padded_shape(), params);
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, true)) return nullptr;
-  } else if (!c.prepare_output(Shape(), true)) {
-    return nullptr;
-  }
-  const dmlref::TensorDesc in_now = c.input.padded_desc();  // the temporary, when in place on one
-  in = &in_now;
-  const dmlref::MutableTensorDesc o = c.out.padded_output();
-  if (explain) return explained([&] { return dmlref::explain_scatter(*in, idx, upd, o, params, at, c.options); });
-  return c.finish([&] { return run(o); });
-}
-
-PyObject* py_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_scatter, false, args, nargs, kwnames);
-}
-PyObject* py_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_scatter_elements, false, args, nargs, kwnames);
-}
-PyObject* py_explain_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_explain_scatter, true, args, nargs, kwnames);
-}
-PyObject* py_explain_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_common(g_explain_scatter_elements, true, args, nargs, kwnames);
+  const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
+  return complete(
+      c, true,
+      [&] {
+        return dmlref::scatter_output_sizes(c.input.padded_shape(), c.indices.padded_shape(), c.updates.padded_shape(),
+                                            params);
+      },
+      [&](const dmlref::MutableTensorDesc& o) {
+        return dmlref::try_scatter(c.input.padded_desc(), idx, upd, o, params, c.options);
+      },
+      explain,
+      [&](const dmlref::MutableTensorDesc& o) {
+        return dmlref::explain_scatter(c.input.padded_desc(), idx, upd, o, params, at, c.options);
+      });
 }
 
 enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNOut, kSNPolicy, kSNCollisions,
@@ -1120,9 +1083,7 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
                         "index_policy", "check_collisions", "threads", "reduction", nullptr}};
-Signature g_explain_scatter_nd{"dmlref.explain_scatter_nd", 5, 3,
-                               {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count",
-                                "at", "index_policy", "check_collisions", "threads", "reduction", nullptr}};
+Signature g_explain_scatter_nd = explain_signature("dmlref.explain_scatter_nd", g_scatter_nd);
 
 PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
                             PyObject* kwnames) {
@@ -1138,51 +1099,23 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
       !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], c.options) ||
       !read_reduction(c.fn, v[kSNReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSNOut], at)))
     return nullptr;
-  const dmlref::TensorDesc in_desc = c.input.padded_desc(), idx = c.indices.padded_desc(),
-                           upd = c.updates.padded_desc();
-  const dmlref::TensorDesc* in = &in_desc;
-  auto run = [&](const dmlref::MutableTensorDesc& o) {
-    return dmlref::try_scatter_nd(*in, idx, upd, o, params, c.options);
-  };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes = dmlref::scatter_nd_output_sizes(
-        c.input.padded_shape(), c.indices.padded_shape(), c.updates.padded_shape(), params);
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, true)) return nullptr;
-  } else if (!c.prepare_output(Shape(), true)) {
-    return nullptr;
-  }
-  const dmlref::TensorDesc in_now = c.input.padded_desc();
-  in = &in_now;
-  const dmlref::MutableTensorDesc o = c.out.padded_output();
-  if (explain) return explained([&] { return dmlref::explain_scatter_nd(*in, idx, upd, o, params, at, c.options); });
-  return c.finish([&] { return run(o); });
-}
-
-PyObject* py_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_nd_common(g_scatter_nd, false, args, nargs, kwnames);
-}
-PyObject* py_explain_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return scatter_nd_common(g_explain_scatter_nd, true, args, nargs, kwnames);
+  const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
+  return complete(
+      c, true,
+      [&] {
+        return dmlref::scatter_nd_output_sizes(c.input.padded_shape(), c.indices.padded_shape(),
+                                               c.updates.padded_shape(), params);
+      },
+      [&](const dmlref::MutableTensorDesc& o) {
+        return dmlref::try_scatter_nd(c.input.padded_desc(), idx, upd, o, params, c.options);
+      },
+      explain,
+      [&](const dmlref::MutableTensorDesc& o) {
+        return dmlref::explain_scatter_nd(c.input.padded_desc(), idx, upd, o, params, at, c.options);
+      });
 }
 
 // ---- ONNX convention ------------------------------------------------------------------------------
-
-/// Runs an ONNX helper (or, with `explain`, its explanation): output sizes from `sizes_of` unless
-/// out= is given and viewable.
-template <class Sizes, class Run, class Explain>
-PyObject* onnx_call(Call& c, Sizes&& sizes_of, Run&& run, bool scatter, Explain&& explain) {
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes = sizes_of();
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, scatter)) return nullptr;
-  } else if (!c.prepare_output(Shape(), scatter)) {
-    return nullptr;
-  }
-  const dmlref::MutableTensorDesc o = c.out.natural_output();
-  if (explain) return explained([&] { return (*explain)(o); });
-  return c.finish([&] { return run(o); });
-}
 
 enum OnnxGatherArgs { kOGData, kOGIdx, kOGAttr, kOGOut, kOGPolicy, kOGThreads };
 Signature g_onnx_gather{"dmlref.onnx.gather", 3, 2, {"data", "indices", "axis", "out", "index_policy", "threads", nullptr}};
@@ -1190,12 +1123,10 @@ Signature g_onnx_gather_elements{"dmlref.onnx.gather_elements", 3, 2,
                                  {"data", "indices", "axis", "out", "index_policy", "threads", nullptr}};
 Signature g_onnx_gather_nd{"dmlref.onnx.gather_nd", 3, 2,
                            {"data", "indices", "batch_dims", "out", "index_policy", "threads", nullptr}};
-Signature g_onnx_explain_gather{"dmlref.onnx.explain_gather", 3, 2,
-                                {"data", "indices", "axis", "at", "index_policy", "threads", nullptr}};
-Signature g_onnx_explain_gather_elements{"dmlref.onnx.explain_gather_elements", 3, 2,
-                                         {"data", "indices", "axis", "at", "index_policy", "threads", nullptr}};
-Signature g_onnx_explain_gather_nd{"dmlref.onnx.explain_gather_nd", 3, 2,
-                                   {"data", "indices", "batch_dims", "at", "index_policy", "threads", nullptr}};
+Signature g_onnx_explain_gather = explain_signature("dmlref.onnx.explain_gather", g_onnx_gather);
+Signature g_onnx_explain_gather_elements =
+    explain_signature("dmlref.onnx.explain_gather_elements", g_onnx_gather_elements);
+Signature g_onnx_explain_gather_nd = explain_signature("dmlref.onnx.explain_gather_nd", g_onnx_gather_nd);
 
 enum class OnnxGather { gather, elements, nd };
 
@@ -1214,53 +1145,33 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
     return nullptr;
   const dmlref::TensorDesc data = c.input.natural_desc(), idx = c.indices.natural_desc();
   const Shape ds = c.input.natural_shape(), is = c.indices.natural_shape();
-  // An explanation's stand-in for its operator call (nullptr: run the operator).
-  auto explain_with = [&](auto f) { return explain ? std::optional<decltype(f)>(f) : std::nullopt; };
-  switch (which) {
-    case OnnxGather::gather:
-      return onnx_call(
-          c, [&] { return dmlref::onnx::gather_output_sizes(ds, is, attr); },
-          [&](const dmlref::MutableTensorDesc& o) { return dmlref::onnx::try_gather(data, idx, o, attr, c.options); },
-          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
-            return dmlref::onnx::explain_gather(data, idx, o, attr, at, c.options);
-          }));
-    case OnnxGather::elements:
-      return onnx_call(
-          c, [&] { return dmlref::onnx::gather_elements_output_sizes(ds, is, attr); },
-          [&](const dmlref::MutableTensorDesc& o) {
-            return dmlref::onnx::try_gather_elements(data, idx, o, attr, c.options);
-          },
-          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
-            return dmlref::onnx::explain_gather_elements(data, idx, o, attr, at, c.options);
-          }));
-    case OnnxGather::nd:
-      return onnx_call(
-          c, [&] { return dmlref::onnx::gather_nd_output_sizes(ds, is, attr); },
-          [&](const dmlref::MutableTensorDesc& o) { return dmlref::onnx::try_gather_nd(data, idx, o, attr, c.options); },
-          false, explain_with([&](const dmlref::MutableTensorDesc& o) {
-            return dmlref::onnx::explain_gather_nd(data, idx, o, attr, at, c.options);
-          }));
-  }
-  return nullptr;
-}
-
-PyObject* py_onnx_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather, OnnxGather::gather, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather_elements, OnnxGather::elements, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_gather_nd, OnnxGather::nd, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_gather(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_explain_gather, OnnxGather::gather, true, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_gather_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_explain_gather_elements, OnnxGather::elements, true, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_gather_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_gather_common(g_onnx_explain_gather_nd, OnnxGather::nd, true, args, nargs, kwnames);
+  return complete(
+      c, false,
+      [&] {
+        switch (which) {
+          case OnnxGather::gather: return dmlref::onnx::gather_output_sizes(ds, is, attr);
+          case OnnxGather::elements: return dmlref::onnx::gather_elements_output_sizes(ds, is, attr);
+          case OnnxGather::nd: break;
+        }
+        return dmlref::onnx::gather_nd_output_sizes(ds, is, attr);
+      },
+      [&](const dmlref::MutableTensorDesc& o) {
+        switch (which) {
+          case OnnxGather::gather: return dmlref::onnx::try_gather(data, idx, o, attr, c.options);
+          case OnnxGather::elements: return dmlref::onnx::try_gather_elements(data, idx, o, attr, c.options);
+          case OnnxGather::nd: break;
+        }
+        return dmlref::onnx::try_gather_nd(data, idx, o, attr, c.options);
+      },
+      explain,
+      [&](const dmlref::MutableTensorDesc& o) {
+        switch (which) {
+          case OnnxGather::gather: return dmlref::onnx::explain_gather(data, idx, o, attr, at, c.options);
+          case OnnxGather::elements: return dmlref::onnx::explain_gather_elements(data, idx, o, attr, at, c.options);
+          case OnnxGather::nd: break;
+        }
+        return dmlref::onnx::explain_gather_nd(data, idx, o, attr, at, c.options);
+      });
 }
 
 // onnx.scatter(data, indices, updates, axis=0, *, out, index_policy, check_collisions, threads)
@@ -1275,15 +1186,10 @@ Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
                              "threads", nullptr}};
-Signature g_onnx_explain_scatter{"dmlref.onnx.explain_scatter", 4, 3,
-                                 {"data", "indices", "updates", "axis", "at", "index_policy", "check_collisions",
-                                  "threads", nullptr}};
-Signature g_onnx_explain_scatter_elements{"dmlref.onnx.explain_scatter_elements", 5, 3,
-                                          {"data", "indices", "updates", "axis", "reduction", "at", "index_policy",
-                                           "check_collisions", "threads", nullptr}};
-Signature g_onnx_explain_scatter_nd{"dmlref.onnx.explain_scatter_nd", 4, 3,
-                                    {"data", "indices", "updates", "reduction", "at", "index_policy",
-                                     "check_collisions", "threads", nullptr}};
+Signature g_onnx_explain_scatter = explain_signature("dmlref.onnx.explain_scatter", g_onnx_scatter);
+Signature g_onnx_explain_scatter_elements =
+    explain_signature("dmlref.onnx.explain_scatter_elements", g_onnx_scatter_elements);
+Signature g_onnx_explain_scatter_nd = explain_signature("dmlref.onnx.explain_scatter_nd", g_onnx_scatter_nd);
 
 enum class OnnxScatter { scatter, elements, nd };
 
@@ -1306,64 +1212,43 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, bool expl
       (explain && !read_coordinate(c.fn, v[first_kw], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.natural_desc(), upd = c.updates.natural_desc();
-  dmlref::TensorDesc data = c.input.natural_desc();
   const Shape ds = c.input.natural_shape(), is = c.indices.natural_shape(), us = c.updates.natural_shape();
-  // The input is read again after prepare_output: an in-place call on a temporary replaces it.
-  auto run = [&](const dmlref::MutableTensorDesc& o) {
-    switch (which) {
-      case OnnxScatter::scatter: return dmlref::onnx::try_scatter(data, idx, upd, o, a, c.options);
-      case OnnxScatter::elements: return dmlref::onnx::try_scatter_elements(data, idx, upd, o, a, r, c.options);
-      case OnnxScatter::nd: break;
-    }
-    return dmlref::onnx::try_scatter_nd(data, idx, upd, o, r, c.options);
-  };
-  auto sizes_of = [&]() -> dmlref::Result<Shape> {
-    switch (which) {
-      case OnnxScatter::scatter: return dmlref::onnx::scatter_output_sizes(ds, is, us, a);
-      case OnnxScatter::elements: return dmlref::onnx::scatter_elements_output_sizes(ds, is, us, a);
-      case OnnxScatter::nd: break;
-    }
-    return dmlref::onnx::scatter_nd_output_sizes(ds, is, us);
-  };
-  if (c.out_object == nullptr || c.out.unviewable) {
-    const dmlref::Result<Shape> sizes = sizes_of();
-    if (!sizes) return shape_failure(c, sizes.status(), run);
-    if (!c.prepare_output(*sizes, true)) return nullptr;
-  } else if (!c.prepare_output(Shape(), true)) {
-    return nullptr;
-  }
-  data = c.input.natural_desc();
-  const dmlref::MutableTensorDesc o = c.out.natural_output();
-  if (explain)
-    return explained([&]() -> dmlref::Result<dmlref::Provenance> {
-      switch (which) {
-        case OnnxScatter::scatter: return dmlref::onnx::explain_scatter(data, idx, upd, o, a, at, c.options);
-        case OnnxScatter::elements:
-          return dmlref::onnx::explain_scatter_elements(data, idx, upd, o, a, r, at, c.options);
-        case OnnxScatter::nd: break;
-      }
-      return dmlref::onnx::explain_scatter_nd(data, idx, upd, o, r, at, c.options);
-    });
-  return c.finish([&] { return run(o); });
+  return complete(
+      c, true,
+      [&]() -> dmlref::Result<Shape> {
+        switch (which) {
+          case OnnxScatter::scatter: return dmlref::onnx::scatter_output_sizes(ds, is, us, a);
+          case OnnxScatter::elements: return dmlref::onnx::scatter_elements_output_sizes(ds, is, us, a);
+          case OnnxScatter::nd: break;
+        }
+        return dmlref::onnx::scatter_nd_output_sizes(ds, is, us);
+      },
+      [&](const dmlref::MutableTensorDesc& o) {
+        const dmlref::TensorDesc data = c.input.natural_desc();
+        switch (which) {
+          case OnnxScatter::scatter: return dmlref::onnx::try_scatter(data, idx, upd, o, a, c.options);
+          case OnnxScatter::elements: return dmlref::onnx::try_scatter_elements(data, idx, upd, o, a, r, c.options);
+          case OnnxScatter::nd: break;
+        }
+        return dmlref::onnx::try_scatter_nd(data, idx, upd, o, r, c.options);
+      },
+      explain,
+      [&](const dmlref::MutableTensorDesc& o) -> dmlref::Result<dmlref::Provenance> {
+        const dmlref::TensorDesc data = c.input.natural_desc();
+        switch (which) {
+          case OnnxScatter::scatter: return dmlref::onnx::explain_scatter(data, idx, upd, o, a, at, c.options);
+          case OnnxScatter::elements:
+            return dmlref::onnx::explain_scatter_elements(data, idx, upd, o, a, r, at, c.options);
+          case OnnxScatter::nd: break;
+        }
+        return dmlref::onnx::explain_scatter_nd(data, idx, upd, o, r, at, c.options);
+      });
 }
 
-PyObject* py_onnx_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter, OnnxScatter::scatter, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter_elements, OnnxScatter::elements, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_scatter_nd, OnnxScatter::nd, false, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_scatter(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_explain_scatter, OnnxScatter::scatter, true, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_scatter_elements(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_explain_scatter_elements, OnnxScatter::elements, true, args, nargs, kwnames);
-}
-PyObject* py_onnx_explain_scatter_nd(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return onnx_scatter_common(g_onnx_explain_scatter_nd, OnnxScatter::nd, true, args, nargs, kwnames);
+/// A function of the module: `common` with its Signature and flags.
+template <auto common, const Signature& sig, auto... flags>
+PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return common(sig, flags..., args, nargs, kwnames);
 }
 
 // ---- docstrings (the first lines are the signatures inspect.signature reads) ------------------------
@@ -1543,42 +1428,56 @@ const char* const kOnnxExplainScatterNDDoc =
     "Where element `at` of dmlref.onnx.scatter_nd(data, indices, updates, reduction) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 
-#define DMLREF_METHOD(name, fn, doc) \
-  { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL | METH_KEYWORDS, doc }
+// The functions: name, docstring, then `common` and what fastcall passes it.
+#define DMLREF_METHOD(name, doc, ...)                                                              \
+  { name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fastcall<__VA_ARGS__>)),      \
+    METH_FASTCALL | METH_KEYWORDS, doc }
 
 PyMethodDef g_methods[] = {
-    DMLREF_METHOD("gather", py_gather, kGatherDoc),
-    DMLREF_METHOD("gather_elements", py_gather_elements, kGatherElementsDoc),
-    DMLREF_METHOD("gather_nd", py_gather_nd, kGatherNDDoc),
-    DMLREF_METHOD("gather_nd1", py_gather_nd1, kGatherND1Doc),
-    DMLREF_METHOD("scatter", py_scatter, kScatterDoc),
-    DMLREF_METHOD("scatter_elements", py_scatter_elements, kScatterElementsDoc),
-    DMLREF_METHOD("scatter_nd", py_scatter_nd, kScatterNDDoc),
-    DMLREF_METHOD("explain_gather", py_explain_gather, kExplainGatherDoc),
-    DMLREF_METHOD("explain_gather_elements", py_explain_gather_elements, kExplainGatherElementsDoc),
-    DMLREF_METHOD("explain_gather_nd", py_explain_gather_nd, kExplainGatherNDDoc),
-    DMLREF_METHOD("explain_gather_nd1", py_explain_gather_nd1, kExplainGatherND1Doc),
-    DMLREF_METHOD("explain_scatter", py_explain_scatter, kExplainScatterDoc),
-    DMLREF_METHOD("explain_scatter_elements", py_explain_scatter_elements, kExplainScatterElementsDoc),
-    DMLREF_METHOD("explain_scatter_nd", py_explain_scatter_nd, kExplainScatterNDDoc),
+    DMLREF_METHOD("gather", kGatherDoc, gather_common, g_gather, false),
+    DMLREF_METHOD("gather_elements", kGatherElementsDoc, gather_elements_common, g_gather_elements, false),
+    DMLREF_METHOD("gather_nd", kGatherNDDoc, gather_nd_common, g_gather_nd, GatherND::nd, false),
+    DMLREF_METHOD("gather_nd1", kGatherND1Doc, gather_nd_common, g_gather_nd1, GatherND::nd1, false),
+    DMLREF_METHOD("scatter", kScatterDoc, scatter_common, g_scatter, false),
+    DMLREF_METHOD("scatter_elements", kScatterElementsDoc, scatter_common, g_scatter_elements, false),
+    DMLREF_METHOD("scatter_nd", kScatterNDDoc, scatter_nd_common, g_scatter_nd, false),
+    DMLREF_METHOD("explain_gather", kExplainGatherDoc, gather_common, g_explain_gather, true),
+    DMLREF_METHOD("explain_gather_elements", kExplainGatherElementsDoc, gather_elements_common,
+                  g_explain_gather_elements, true),
+    DMLREF_METHOD("explain_gather_nd", kExplainGatherNDDoc, gather_nd_common, g_explain_gather_nd, GatherND::nd,
+                  true),
+    DMLREF_METHOD("explain_gather_nd1", kExplainGatherND1Doc, gather_nd_common, g_explain_gather_nd1, GatherND::nd1,
+                  true),
+    DMLREF_METHOD("explain_scatter", kExplainScatterDoc, scatter_common, g_explain_scatter, true),
+    DMLREF_METHOD("explain_scatter_elements", kExplainScatterElementsDoc, scatter_common, g_explain_scatter_elements,
+                  true),
+    DMLREF_METHOD("explain_scatter_nd", kExplainScatterNDDoc, scatter_nd_common, g_explain_scatter_nd, true),
     {"_element_text", py_element_text, METH_O,
      "_element_text(a, /)\n--\n\nThe one element of a as explanations print it: '1.5 (0x3e00)'."},
     {nullptr, nullptr, 0, nullptr},
 };
 
 PyMethodDef g_onnx_methods[] = {
-    DMLREF_METHOD("gather", py_onnx_gather, kOnnxGatherDoc),
-    DMLREF_METHOD("gather_elements", py_onnx_gather_elements, kOnnxGatherElementsDoc),
-    DMLREF_METHOD("gather_nd", py_onnx_gather_nd, kOnnxGatherNDDoc),
-    DMLREF_METHOD("scatter", py_onnx_scatter, kOnnxScatterDoc),
-    DMLREF_METHOD("scatter_elements", py_onnx_scatter_elements, kOnnxScatterElementsDoc),
-    DMLREF_METHOD("scatter_nd", py_onnx_scatter_nd, kOnnxScatterNDDoc),
-    DMLREF_METHOD("explain_gather", py_onnx_explain_gather, kOnnxExplainGatherDoc),
-    DMLREF_METHOD("explain_gather_elements", py_onnx_explain_gather_elements, kOnnxExplainGatherElementsDoc),
-    DMLREF_METHOD("explain_gather_nd", py_onnx_explain_gather_nd, kOnnxExplainGatherNDDoc),
-    DMLREF_METHOD("explain_scatter", py_onnx_explain_scatter, kOnnxExplainScatterDoc),
-    DMLREF_METHOD("explain_scatter_elements", py_onnx_explain_scatter_elements, kOnnxExplainScatterElementsDoc),
-    DMLREF_METHOD("explain_scatter_nd", py_onnx_explain_scatter_nd, kOnnxExplainScatterNDDoc),
+    DMLREF_METHOD("gather", kOnnxGatherDoc, onnx_gather_common, g_onnx_gather, OnnxGather::gather, false),
+    DMLREF_METHOD("gather_elements", kOnnxGatherElementsDoc, onnx_gather_common, g_onnx_gather_elements,
+                  OnnxGather::elements, false),
+    DMLREF_METHOD("gather_nd", kOnnxGatherNDDoc, onnx_gather_common, g_onnx_gather_nd, OnnxGather::nd, false),
+    DMLREF_METHOD("scatter", kOnnxScatterDoc, onnx_scatter_common, g_onnx_scatter, OnnxScatter::scatter, false),
+    DMLREF_METHOD("scatter_elements", kOnnxScatterElementsDoc, onnx_scatter_common, g_onnx_scatter_elements,
+                  OnnxScatter::elements, false),
+    DMLREF_METHOD("scatter_nd", kOnnxScatterNDDoc, onnx_scatter_common, g_onnx_scatter_nd, OnnxScatter::nd, false),
+    DMLREF_METHOD("explain_gather", kOnnxExplainGatherDoc, onnx_gather_common, g_onnx_explain_gather,
+                  OnnxGather::gather, true),
+    DMLREF_METHOD("explain_gather_elements", kOnnxExplainGatherElementsDoc, onnx_gather_common,
+                  g_onnx_explain_gather_elements, OnnxGather::elements, true),
+    DMLREF_METHOD("explain_gather_nd", kOnnxExplainGatherNDDoc, onnx_gather_common, g_onnx_explain_gather_nd,
+                  OnnxGather::nd, true),
+    DMLREF_METHOD("explain_scatter", kOnnxExplainScatterDoc, onnx_scatter_common, g_onnx_explain_scatter,
+                  OnnxScatter::scatter, true),
+    DMLREF_METHOD("explain_scatter_elements", kOnnxExplainScatterElementsDoc, onnx_scatter_common,
+                  g_onnx_explain_scatter_elements, OnnxScatter::elements, true),
+    DMLREF_METHOD("explain_scatter_nd", kOnnxExplainScatterNDDoc, onnx_scatter_common, g_onnx_explain_scatter_nd,
+                  OnnxScatter::nd, true),
     {nullptr, nullptr, 0, nullptr},
 };
 

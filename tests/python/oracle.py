@@ -159,15 +159,8 @@ def onnx_gather(data, idx, axis, policy="error"):
 
 
 def onnx_gather_elements(data, idx, axis, policy="error"):
-    axis = axis + data.ndim if axis < 0 else axis
-    n = data.shape[axis]
-    signed = is_signed(idx)
-    out = np.empty(idx.shape, dtype=data.dtype)
-    for c in np.ndindex(*idx.shape):
-        src = list(c)
-        src[axis] = normalize(idx[c], n, signed, policy)
-        out[c] = data[tuple(src)]
-    return out
+    # DirectML's GatherElements at the natural rank (indices have data's rank), axis made non-negative.
+    return gather_elements(data, idx, axis + data.ndim if axis < 0 else axis, policy)
 
 
 def onnx_gather_nd(data, idx, batch_dims, policy="error"):

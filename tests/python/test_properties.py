@@ -261,8 +261,9 @@ def test_onnx_gather(c, data):
            out_shape, c["dtype"], c, c["layouts"][3])
 
 
-@given(common(), st.data())
-def test_onnx_gather_elements_smaller_indices(c, data):
+def onnx_elements_operands(c, data):
+    """data and indices for GatherElements and ScatterElements (indices may be smaller than data off
+    the axis), the axis (maybe negative) and their shapes."""
     r = data.draw(st.integers(1, 4))
     axis = data.draw(st.integers(-r, r - 1))
     a = axis + r if axis < 0 else axis
@@ -271,6 +272,12 @@ def test_onnx_gather_elements_smaller_indices(c, data):
     rng = c["rng"]
     x = laid_out(random_values(rng, shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(random_indices(c, idx_shape, lambda pos: shape[a]), c["layouts"][1], rng)
+    return x, idx, axis, shape, idx_shape
+
+
+@given(common(), st.data())
+def test_onnx_gather_elements_smaller_indices(c, data):
+    x, idx, axis, _, idx_shape = onnx_elements_operands(c, data)
     expect(lambda out: dmlref.onnx.gather_elements(x, idx, axis, out=out, index_policy=c["policy"]),
            lambda: oracle.onnx_gather_elements(np.asarray(x), np.asarray(idx), axis, c["policy"]),
            idx_shape, c["dtype"], c, c["layouts"][3])
@@ -296,14 +303,8 @@ def test_onnx_gather_nd(c, data):
 
 @given(common(), st.data())
 def test_onnx_scatter_elements(c, data):
-    r = data.draw(st.integers(1, 4))
-    axis = data.draw(st.integers(-r, r - 1))
-    a = axis + r if axis < 0 else axis
-    shape = onnx_sizes(data.draw, r)
-    idx_shape = [data.draw(st.integers(0, 3)) if d == a else data.draw(st.integers(0, s)) for d, s in enumerate(shape)]
+    x, idx, axis, shape, idx_shape = onnx_elements_operands(c, data)
     rng = c["rng"]
-    x = laid_out(random_values(rng, shape, c["dtype"]), c["layouts"][0], rng)
-    idx = laid_out(random_indices(c, idx_shape, lambda pos: shape[a]), c["layouts"][1], rng)
     upd = laid_out(random_values(rng, idx_shape, c["dtype"]), c["layouts"][2], rng)
     expect(lambda out: dmlref.onnx.scatter_elements(x, idx, upd, axis, out=out, index_policy=c["policy"]),
            lambda: oracle.onnx_scatter_elements(np.asarray(x), np.asarray(idx), np.asarray(upd), axis, c["policy"]),
