@@ -26,11 +26,20 @@
 // layer chose. Nothing is written until every check, every index value included, has passed.
 //
 // An Operator is a struct with
-//   name, type (its DML_OPERATOR_TYPE), flow, Params;
+//   name, and from OperatorConstants: type (its DML_OPERATOR_TYPE), flow, Params;
 //   static Status check(const Operands&, const Params&)  its attributes and shape rule;
 //   static Plan plan(const Operands&, const Params&)     the plan of a checked call.
+// A scatter's Params also have a Reduction, which the shared checks validate.
 
 namespace dmlref::detail {
+
+/// What an Operator states besides its name and its rules.
+template <OperatorType Type, Flow F, class P>
+struct OperatorConstants {
+  static constexpr OperatorType type = Type;
+  static constexpr Flow flow = F;
+  using Params = P;
+};
 
 /// The tensors of one call in DirectML's field order (InputTensor, IndicesTensor, then
 /// UpdatesTensor for a scatter, and OutputTensor), with what their layout checks derived.
@@ -115,6 +124,21 @@ inline Status check_reduction(const char* op, Reduction reduction) noexcept {
                            ErrorValue::of(static_cast<std::int64_t>(reduction)));
 }
 
+/// OutputTensor.Sizes against the sizes the operator's shape rule gives, or the rule's own error.
+inline Status check_output_sizes(const char* op, const Operands& t, const Result<Shape>& expected,
+                                 const char* rule) noexcept {
+  if (!expected) return expected.status();
+  if (t.output().sizes == *expected) return Status();
+  return shape_error(op, t.output().name, *expected, t.output().sizes, rule);
+}
+
+/// The Operator of a Params type: each operator header names its own, so that the functions all
+/// operators share (minimum_feature_level) are written once.
+template <class Params>
+struct OperatorFor {};
+template <class Params>
+using OperatorOf = typename OperatorFor<Params>::type;
+
 /// The checks of a call that read no index value, in order: each tensor's layout and type, the
 /// operator's attributes and shape rule, then overlaps.
 template <class Op>
@@ -122,6 +146,8 @@ DMLREF_ALWAYS_INLINE Status check_shapes(Operands& t, const typename Op::Params&
   constexpr int count = Op::flow == Flow::gather ? 3 : 4;
   if (Status s = check_operands<count>(Op::name, t); !s) return s;
   if (Status s = Op::check(t, params); !s) return s;
+  if constexpr (Op::flow == Flow::scatter)
+    if (Status s = check_reduction(Op::name, params.Reduction); !s) return s;
   return check_overlaps<count>(Op::name, t);
 }
 
@@ -302,12 +328,25 @@ Status check_descs(std::index_sequence<K...>, const Descs&... descs) noexcept {
   return Status();
 }
 
+/// The element types a typed call of Op may take (a compile-time error names the rule broken).
+template <class Op, class In, class Idx, class... Rest>
+constexpr void assert_types() noexcept {
+  if constexpr (Op::flow == Flow::gather) {
+    static_assert(sizeof...(Rest) == 1, "a gather takes InputTensor, IndicesTensor and OutputTensor");
+    if constexpr (sizeof...(Rest) == 1) assert_gather_types<In, Idx, Rest...>();
+  } else {
+    static_assert(sizeof...(Rest) == 2, "a scatter takes InputTensor, IndicesTensor, UpdatesTensor and OutputTensor");
+    if constexpr (sizeof...(Rest) == 2) assert_scatter_types<In, Idx, Rest...>();
+  }
+}
+
 /// The typed layer's entry: views of the call's tensors in field order. The input's and the
 /// indices' element types choose the kernels at compile time.
-template <class Op, class In, class Idx, class... Views>
+template <class Op, class In, class Idx, class... Rest>
 Status run_typed(const typename Op::Params& params, const Options& options, const TensorView<In>& input,
-                 const TensorView<Idx>& indices, const Views&... views) noexcept {
-  const auto tensors = raw_tensors(std::index_sequence_for<In, Idx, Views...>{}, input, indices, views...);
+                 const TensorView<Idx>& indices, const TensorView<Rest>&... views) noexcept {
+  assert_types<Op, In, Idx, Rest...>();
+  const auto tensors = raw_tensors(std::index_sequence_for<In, Idx, Rest...>{}, input, indices, views...);
   Operands t = operands_of(tensors);
   return run_operator<Op>(t, params, options, typed_kernels<Op::flow, std::remove_const_t<In>, std::remove_const_t<Idx>>());
 }
@@ -323,10 +362,12 @@ Status run_described(const typename Op::Params& params, const Options& options, 
 }
 
 /// minimum_feature_level over typed views (no kernel is compiled: nothing runs).
-template <class Op, class... Views>
+template <class Op, class In, class Idx, class... Rest>
 Result<std::uint32_t> typed_minimum_level(const typename Op::Params& params, const Options& options,
-                                          const Views&... views) noexcept {
-  const auto tensors = raw_tensors(std::index_sequence_for<Views...>{}, views...);
+                                          const TensorView<In>& input, const TensorView<Idx>& indices,
+                                          const TensorView<Rest>&... views) noexcept {
+  assert_types<Op, In, Idx, Rest...>();
+  const auto tensors = raw_tensors(std::index_sequence_for<In, Idx, Rest...>{}, input, indices, views...);
   Operands t = operands_of(tensors);
   return minimum_level<Op>(t, params, options);
 }
@@ -342,5 +383,40 @@ Result<std::uint32_t> described_minimum_level(const typename Op::Params& params,
 }
 
 }  // namespace dmlref::detail
+
+namespace dmlref {
+
+/// The lowest DML_FEATURE_LEVEL (feature_level::v1_0 ...) at which DirectML accepts this call of
+/// the operator whose Params are given, or the error no level lifts. Runs every check of the
+/// operator's try_ function but the index values (docs/directml.md). Gathers take three tensors,
+/// scatters four, as their try_ functions do.
+template <class In, class Idx, class Out, class Params, class Op = detail::OperatorOf<Params>>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Out>& output, const Params& params,
+                                            const Options& options = {}) noexcept {
+  return detail::typed_minimum_level<Op>(params, options, input, indices, output);
+}
+template <class In, class Idx, class Upd, class Out, class Params, class Op = detail::OperatorOf<Params>>
+Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
+                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
+                                            const Params& params, const Options& options = {}) noexcept {
+  return detail::typed_minimum_level<Op>(params, options, input, indices, updates, output);
+}
+template <class Params, class Op = detail::OperatorOf<Params>>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const MutableTensorDesc& output, const Params& params,
+                                            const Options& options = {}) noexcept {
+  static_assert(Op::flow == detail::Flow::gather, "a scatter takes InputTensor, IndicesTensor, UpdatesTensor and OutputTensor");
+  return detail::described_minimum_level<Op>(params, options, input, indices, output);
+}
+template <class Params, class Op = detail::OperatorOf<Params>>
+Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
+                                            const TensorDesc& updates, const MutableTensorDesc& output,
+                                            const Params& params, const Options& options = {}) noexcept {
+  static_assert(Op::flow == detail::Flow::scatter, "a gather takes InputTensor, IndicesTensor and OutputTensor");
+  return detail::described_minimum_level<Op>(params, options, input, indices, updates, output);
+}
+
+}  // namespace dmlref
 
 #endif  // DMLREF_DETAIL_OPERATOR_HPP

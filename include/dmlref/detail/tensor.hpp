@@ -292,6 +292,14 @@ inline Status check_sizes(const char* op, const char* tensor, const Shape& sizes
   return Status();
 }
 
+/// A scatter's UpdatesTensor: valid sizes of the call's rank, equal to those its shape rule gives.
+inline Status check_updates_sizes(const char* op, const Shape& updates_sizes, const Shape& expected, int rank,
+                                  const char* rule) noexcept {
+  if (Status s = check_sizes(op, "UpdatesTensor", updates_sizes, rank); !s) return s;
+  if (updates_sizes == expected) return Status();
+  return shape_error(op, "UpdatesTensor", expected, updates_sizes, rule);
+}
+
 /// Leading sizes [0, count) that an operator ignores must be 1, so that no data goes unread.
 inline Status check_leading_ones(const char* op, const char* tensor, const Shape& sizes, int count,
                                  const char* rule) noexcept {

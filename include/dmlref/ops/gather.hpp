@@ -19,7 +19,6 @@
 #include "../detail/operator.hpp"
 #include "../detail/plan.hpp"
 #include "../detail/tensor.hpp"
-#include "../detail/typed.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -84,18 +83,11 @@ inline Result<Shape> gather_output_sizes(const Shape& input_sizes, const Shape& 
 
 namespace detail {
 
-struct GatherOperator {
+struct GatherOperator : OperatorConstants<OperatorType::GATHER, Flow::gather, GatherParams> {
   static constexpr const char* name = "Gather";
-  static constexpr OperatorType type = OperatorType::GATHER;
-  static constexpr Flow flow = Flow::gather;
-  using Params = GatherParams;
 
   static Status check(const Operands& t, const GatherParams& params) noexcept {
-    const Result<Shape> expected = gather_shape(t.input().sizes, t.indices().sizes, params);
-    if (!expected) return expected.status();
-    if (t.output().sizes != *expected)
-      return shape_error(name, t.output().name, *expected, t.output().sizes, "the Gather shape rule");
-    return Status();
+    return check_output_sizes(name, t, gather_shape(t.input().sizes, t.indices().sizes, params), "the Gather shape rule");
   }
 
   /// Walks L: the outer input dimensions, then the indices' meaningful dimensions (the row loop),
@@ -118,6 +110,8 @@ struct GatherOperator {
     return plan;
   }
 };
+template <>
+struct OperatorFor<GatherParams> { using type = GatherOperator; };
 
 }  // namespace detail
 
@@ -125,7 +119,6 @@ struct GatherOperator {
 template <class In, class Idx, class Out>
 Status try_gather(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output,
                   const GatherParams& params, const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
   return detail::run_typed<detail::GatherOperator>(params, options, input, indices, output);
 }
 
@@ -136,21 +129,7 @@ Status try_gather(const TensorDesc& input, const TensorDesc& indices, const Muta
   return detail::run_described<detail::GatherOperator>(params, options, input, indices, output);
 }
 
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this Gather (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_gather but the index values (docs/directml.md).
-template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Out>& output, const GatherParams& params,
-                                            const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
-  return detail::typed_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const MutableTensorDesc& output, const GatherParams& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherOperator>(params, options, input, indices, output);
-}
+// minimum_feature_level(...) with GatherParams: detail/operator.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather, throwing dmlref::Exception on error.

@@ -15,7 +15,6 @@
 
 #include "../detail/elements.hpp"
 #include "../detail/operator.hpp"
-#include "../detail/typed.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -41,25 +40,22 @@ inline Result<Shape> gather_elements_output_sizes(const Shape& input_sizes, cons
 
 namespace detail {
 
-struct GatherElementsOperator {
+struct GatherElementsOperator
+    : OperatorConstants<OperatorType::GATHER_ELEMENTS, Flow::gather, GatherElementsParams> {
   static constexpr const char* name = "GatherElements";
-  static constexpr OperatorType type = OperatorType::GATHER_ELEMENTS;
-  static constexpr Flow flow = Flow::gather;
-  using Params = GatherElementsParams;
 
   static Status check(const Operands& t, const GatherElementsParams& params) noexcept {
     if (Status s = check_elements_shapes(name, t.input().sizes, t.input().name, t.indices().sizes, params.Axis, false); !s)
       return s;
-    if (t.output().sizes != t.indices().sizes)
-      return shape_error(name, t.output().name, t.indices().sizes, t.output().sizes,
-                         "OutputTensor.Sizes == IndicesTensor.Sizes");
-    return Status();
+    return check_output_sizes(name, t, t.indices().sizes, "OutputTensor.Sizes == IndicesTensor.Sizes");
   }
 
   static Plan plan(const Operands& t, const GatherElementsParams& params) noexcept {
     return elements_plan(name, flow, t, t.output(), t.input(), params.Axis);
   }
 };
+template <>
+struct OperatorFor<GatherElementsParams> { using type = GatherElementsOperator; };
 
 }  // namespace detail
 
@@ -68,7 +64,6 @@ template <class In, class Idx, class Out>
 Status try_gather_elements(const TensorView<In>& input, const TensorView<Idx>& indices,
                            const TensorView<Out>& output, const GatherElementsParams& params,
                            const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
   return detail::run_typed<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 
@@ -79,22 +74,7 @@ Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices, c
   return detail::run_described<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherElements (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_gather_elements but the index values (docs/directml.md).
-template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Out>& output, const GatherElementsParams& params,
-                                            const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
-  return detail::typed_minimum_level<detail::GatherElementsOperator>(params, options, input, indices, output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const MutableTensorDesc& output, const GatherElementsParams& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherElementsOperator>(params, options, input, indices,
-                                                                         output);
-}
+// minimum_feature_level(...) with GatherElementsParams: detail/operator.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather_elements, throwing dmlref::Exception on error.

@@ -23,7 +23,6 @@
 
 #include "../detail/nd.hpp"
 #include "../detail/operator.hpp"
-#include "../detail/typed.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../runtime/tensor_desc.hpp"
@@ -64,11 +63,11 @@ namespace detail {
 
 /// GatherND1, and GatherND as GatherND1 with BatchDimensionCount 0.
 template <class ParamsType>
-struct GatherNDOperator {
+struct GatherNDOperator
+    : OperatorConstants<std::is_same_v<ParamsType, GatherND1Params> ? OperatorType::GATHER_ND1 : OperatorType::GATHER_ND,
+                        Flow::gather, ParamsType> {
   static constexpr bool batched = std::is_same_v<ParamsType, GatherND1Params>;
   static constexpr const char* name = batched ? "GatherND1" : "GatherND";
-  static constexpr OperatorType type = batched ? OperatorType::GATHER_ND1 : OperatorType::GATHER_ND;
-  static constexpr Flow flow = Flow::gather;
   using Params = ParamsType;
 
   static std::uint32_t batch_dimensions(const Params& params) noexcept {
@@ -77,20 +76,22 @@ struct GatherNDOperator {
   }
 
   static Status check(const Operands& t, const Params& params) noexcept {
-    const Result<Shape> expected =
-        nd_block_sizes(name, t.input().sizes, t.input().name, t.indices().sizes, params.InputDimensionCount,
-                       params.IndicesDimensionCount, batch_dimensions(params), false);
-    if (!expected) return expected.status();
-    if (t.output().sizes != *expected)
-      return shape_error(name, t.output().name, *expected, t.output().sizes, "the GatherND shape rule");
-    return Status();
+    return check_output_sizes(name, t,
+                              nd_block_sizes(name, t.input().sizes, t.input().name, t.indices().sizes,
+                                             params.InputDimensionCount, params.IndicesDimensionCount,
+                                             batch_dimensions(params), false),
+                              "the GatherND shape rule");
   }
 
   static Plan plan(const Operands& t, const Params& params) noexcept {
-    return nd_plan(name, flow, t, t.output(), t.input(), static_cast<int>(params.InputDimensionCount),
+    return nd_plan(name, Flow::gather, t, t.output(), t.input(), static_cast<int>(params.InputDimensionCount),
                    static_cast<int>(params.IndicesDimensionCount), static_cast<int>(batch_dimensions(params)));
   }
 };
+template <>
+struct OperatorFor<GatherNDParams> { using type = GatherNDOperator<GatherNDParams>; };
+template <>
+struct OperatorFor<GatherND1Params> { using type = GatherNDOperator<GatherND1Params>; };
 
 }  // namespace detail
 
@@ -98,7 +99,6 @@ struct GatherNDOperator {
 template <class In, class Idx, class Out>
 Status try_gather_nd(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output,
                      const GatherNDParams& params, const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
   return detail::run_typed<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices, output);
 }
 
@@ -106,7 +106,6 @@ Status try_gather_nd(const TensorView<In>& input, const TensorView<Idx>& indices
 template <class In, class Idx, class Out>
 Status try_gather_nd1(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Out>& output,
                       const GatherND1Params& params, const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
   return detail::run_typed<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
 }
 
@@ -124,40 +123,7 @@ Status try_gather_nd1(const TensorDesc& input, const TensorDesc& indices, const 
   return detail::run_described<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
 }
 
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_gather_nd but the index values (docs/directml.md).
-template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Out>& output, const GatherNDParams& params,
-                                            const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
-  return detail::typed_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices, output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const MutableTensorDesc& output, const GatherNDParams& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherNDOperator<GatherNDParams>>(params, options, input, indices,
-                                                                                  output);
-}
-
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this GatherND1 (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_gather_nd1 but the index values (docs/directml.md).
-template <class In, class Idx, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Out>& output, const GatherND1Params& params,
-                                            const Options& options = {}) noexcept {
-  detail::assert_gather_types<In, Idx, Out>();
-  return detail::typed_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
-                                                                                output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const MutableTensorDesc& output, const GatherND1Params& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices,
-                                                                                   output);
-}
+// minimum_feature_level(...) with GatherNDParams or GatherND1Params: detail/operator.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather_nd, throwing dmlref::Exception on error.

@@ -17,7 +17,6 @@
 
 #include "../detail/elements.hpp"
 #include "../detail/operator.hpp"
-#include "../detail/typed.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
@@ -41,33 +40,29 @@ inline Result<Shape> scatter_output_sizes(const Shape& input_sizes, const Shape&
   constexpr const char* op = "Scatter";
   if (Status s = detail::check_elements_shapes(op, input_sizes, "InputTensor", indices_sizes, params.Axis); !s)
     return s;
-  if (Status s = detail::check_sizes(op, "UpdatesTensor", updates_sizes, input_sizes.rank()); !s) return s;
-  if (updates_sizes != indices_sizes)
-    return detail::shape_error(op, "UpdatesTensor", indices_sizes, updates_sizes,
-                               "UpdatesTensor.Sizes == IndicesTensor.Sizes");
+  if (Status s = detail::check_updates_sizes(op, updates_sizes, indices_sizes, input_sizes.rank(),
+                                             "UpdatesTensor.Sizes == IndicesTensor.Sizes");
+      !s)
+    return s;
   return input_sizes;
 }
 
 namespace detail {
 
-struct ScatterOperator {
+struct ScatterOperator : OperatorConstants<OperatorType::SCATTER, Flow::scatter, ScatterParams> {
   static constexpr const char* name = "Scatter";
-  static constexpr OperatorType type = OperatorType::SCATTER;
-  static constexpr Flow flow = Flow::scatter;
-  using Params = ScatterParams;
 
   static Status check(const Operands& t, const ScatterParams& params) noexcept {
-    const Result<Shape> expected = scatter_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params);
-    if (!expected) return expected.status();
-    if (t.output().sizes != *expected)
-      return shape_error(name, t.output().name, *expected, t.output().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
-    return check_reduction(name, params.Reduction);
+    return check_output_sizes(name, t, scatter_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params),
+                              "OutputTensor.Sizes == InputTensor.Sizes");
   }
 
   static Plan plan(const Operands& t, const ScatterParams& params) noexcept {
     return elements_plan(name, flow, t, t.updates(), t.output(), params.Axis);
   }
 };
+template <>
+struct OperatorFor<ScatterParams> { using type = ScatterOperator; };
 
 }  // namespace detail
 
@@ -75,7 +70,6 @@ struct ScatterOperator {
 template <class In, class Idx, class Upd, class Out>
 Status try_scatter(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Upd>& updates,
                    const TensorView<Out>& output, const ScatterParams& params, const Options& options = {}) noexcept {
-  detail::assert_scatter_types<In, Idx, Upd, Out>();
   return detail::run_typed<detail::ScatterOperator>(params, options, input, indices, updates, output);
 }
 
@@ -100,21 +94,7 @@ Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices, 
   return try_scatter(input, indices, updates, output, params, options);
 }
 
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this Scatter (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_scatter but the index values (docs/directml.md).
-template <class In, class Idx, class Upd, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
-                                            const ScatterParams& params, const Options& options = {}) noexcept {
-  detail::assert_scatter_types<In, Idx, Upd, Out>();
-  return detail::typed_minimum_level<detail::ScatterOperator>(params, options, input, indices, updates, output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const TensorDesc& updates, const MutableTensorDesc& output, const ScatterParams& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::ScatterOperator>(params, options, input, indices, updates, output);
-}
+// minimum_feature_level(...) with ScatterParams: detail/operator.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_scatter, throwing dmlref::Exception on error.

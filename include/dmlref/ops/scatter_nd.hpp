@@ -19,7 +19,6 @@
 
 #include "../detail/nd.hpp"
 #include "../detail/operator.hpp"
-#include "../detail/typed.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
 #include "../reduction.hpp"
@@ -50,28 +49,22 @@ inline Result<Shape> scatter_nd_output_sizes(const Shape& input_sizes, const Sha
                                              const ScatterNDParams& params) noexcept {
   const Result<Shape> expected = scatter_nd_updates_sizes(input_sizes, indices_sizes, params);
   if (!expected) return expected.status();
-  if (Status s = detail::check_sizes("ScatterND", "UpdatesTensor", updates_sizes, input_sizes.rank()); !s)
+  if (Status s = detail::check_updates_sizes("ScatterND", updates_sizes, *expected, input_sizes.rank(),
+                                             "the GatherND shape rule applied to UpdatesTensor");
+      !s)
     return s;
-  if (updates_sizes != *expected)
-    return detail::shape_error("ScatterND", "UpdatesTensor", *expected, updates_sizes,
-                               "the GatherND shape rule applied to UpdatesTensor");
   return input_sizes;
 }
 
 namespace detail {
 
-struct ScatterNDOperator {
+struct ScatterNDOperator : OperatorConstants<OperatorType::SCATTER_ND, Flow::scatter, ScatterNDParams> {
   static constexpr const char* name = "ScatterND";
-  static constexpr OperatorType type = OperatorType::SCATTER_ND;
-  static constexpr Flow flow = Flow::scatter;
-  using Params = ScatterNDParams;
 
   static Status check(const Operands& t, const ScatterNDParams& params) noexcept {
-    const Result<Shape> expected = scatter_nd_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params);
-    if (!expected) return expected.status();
-    if (t.output().sizes != *expected)
-      return shape_error(name, t.output().name, *expected, t.output().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
-    return check_reduction(name, params.Reduction);
+    return check_output_sizes(name, t,
+                              scatter_nd_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params),
+                              "OutputTensor.Sizes == InputTensor.Sizes");
   }
 
   static Plan plan(const Operands& t, const ScatterNDParams& params) noexcept {
@@ -79,6 +72,8 @@ struct ScatterNDOperator {
                    static_cast<int>(params.IndicesDimensionCount), 0);
   }
 };
+template <>
+struct OperatorFor<ScatterNDParams> { using type = ScatterNDOperator; };
 
 }  // namespace detail
 
@@ -87,7 +82,6 @@ template <class In, class Idx, class Upd, class Out>
 Status try_scatter_nd(const TensorView<In>& input, const TensorView<Idx>& indices, const TensorView<Upd>& updates,
                       const TensorView<Out>& output, const ScatterNDParams& params,
                       const Options& options = {}) noexcept {
-  detail::assert_scatter_types<In, Idx, Upd, Out>();
   return detail::run_typed<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
@@ -99,21 +93,7 @@ Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const 
   return detail::run_described<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
-/// The lowest DML_FEATURE_LEVEL at which DirectML accepts this ScatterND (feature_level::v1_0 ...), or
-/// the error no level lifts. Runs every check of try_scatter_nd but the index values (docs/directml.md).
-template <class In, class Idx, class Upd, class Out>
-Result<std::uint32_t> minimum_feature_level(const TensorView<In>& input, const TensorView<Idx>& indices,
-                                            const TensorView<Upd>& updates, const TensorView<Out>& output,
-                                            const ScatterNDParams& params, const Options& options = {}) noexcept {
-  detail::assert_scatter_types<In, Idx, Upd, Out>();
-  return detail::typed_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
-}
-template <int OnlyWhenCalled = 0>
-Result<std::uint32_t> minimum_feature_level(const TensorDesc& input, const TensorDesc& indices,
-                                            const TensorDesc& updates, const MutableTensorDesc& output, const ScatterNDParams& params,
-                                            const Options& options = {}) noexcept {
-  return detail::described_minimum_level<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
-}
+// minimum_feature_level(...) with ScatterNDParams: detail/operator.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_scatter_nd, throwing dmlref::Exception on error.
