@@ -1,6 +1,7 @@
 # One end-to-end test of the `dmlref` tool (see cli_tests.cmake):
 #   cmake -DTOOL=... -DDATA_DIR=... -DOUT=... -DSTATUS=ok|fail -DEXPECTATION=... -DARGUMENTS=... -P run_case.cmake
 cmake_minimum_required(VERSION 3.21)
+include(${CMAKE_CURRENT_LIST_DIR}/../support/case_tests.cmake)
 
 separate_arguments(args UNIX_COMMAND "${ARGUMENTS}")
 list(LENGTH args argc)
@@ -16,27 +17,13 @@ get_filename_component(out_dir "${OUT}" DIRECTORY)
 file(MAKE_DIRECTORY "${out_dir}")
 file(REMOVE "${OUT}")
 
-string(REPLACE ";" " " shown "${args}")
-message(STATUS "cd ${DATA_DIR} && dmlref ${shown}")
-execute_process(COMMAND "${TOOL}" ${args}
-                WORKING_DIRECTORY "${DATA_DIR}"
-                RESULT_VARIABLE rc
-                OUTPUT_VARIABLE stdout
-                ERROR_VARIABLE stderr)
-if(NOT stdout STREQUAL "")
-  message(STATUS "stdout: ${stdout}")
-endif()
-if(NOT stderr STREQUAL "")
-  message(STATUS "stderr: ${stderr}")
-endif()
+dmlref_run_tool("${DATA_DIR}" ${args})
 
 if(STATUS STREQUAL "ok")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "expected success, but the tool exited with: ${rc}")
   endif()
-  if(NOT stderr STREQUAL "")
-    message(FATAL_ERROR "expected nothing on stderr")
-  endif()
+  dmlref_expect_stderr("${stderr}" -)
   if(NOT EXISTS "${OUT}")
     message(FATAL_ERROR "the tool wrote no output file ${OUT}")
   endif()
@@ -66,9 +53,7 @@ elseif(STATUS STREQUAL "fail")
   if(NOT rc MATCHES "^[12]$")
     message(FATAL_ERROR "expected exit code 1 or 2, but the tool exited with: ${rc}")
   endif()
-  if(NOT stderr MATCHES "${EXPECTATION}")
-    message(FATAL_ERROR "stderr does not match the regex: ${EXPECTATION}")
-  endif()
+  dmlref_expect_stderr("${stderr}" "${EXPECTATION}")
   if(EXISTS "${OUT}")
     message(FATAL_ERROR "the tool failed but wrote ${OUT}")
   endif()

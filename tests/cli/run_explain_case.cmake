@@ -1,16 +1,10 @@
 # One test of `dmlref explain` or `dmlref compare` (see explain_tests.cmake):
 #   cmake -DTOOL=... -DDATA_DIR=... -DEXIT_CODE=N -DSTDOUT_FILE=NAME.stdout|- -DSTDERR_REGEX=...|- -DARGUMENTS=... -P run_explain_case.cmake
 cmake_minimum_required(VERSION 3.21)
+include(${CMAKE_CURRENT_LIST_DIR}/../support/case_tests.cmake)
 
 separate_arguments(args UNIX_COMMAND "${ARGUMENTS}")
-message(STATUS "cd ${DATA_DIR} && dmlref ${ARGUMENTS}")
-execute_process(COMMAND "${TOOL}" ${args}
-                WORKING_DIRECTORY "${DATA_DIR}"
-                RESULT_VARIABLE rc
-                OUTPUT_VARIABLE stdout
-                ERROR_VARIABLE stderr)
-message(STATUS "stdout:\n${stdout}")
-message(STATUS "stderr:\n${stderr}")
+dmlref_run_tool("${DATA_DIR}" ${args})
 
 if(NOT rc STREQUAL "${EXIT_CODE}")
   message(FATAL_ERROR "expected exit code ${EXIT_CODE}, but the tool exited with: ${rc}")
@@ -23,10 +17,4 @@ endif()
 if(NOT stdout STREQUAL expected)
   message(FATAL_ERROR "stdout differs from ${STDOUT_FILE}; expected:\n${expected}")
 endif()
-if(STDERR_REGEX STREQUAL "-")
-  if(NOT stderr STREQUAL "")
-    message(FATAL_ERROR "expected nothing on stderr")
-  endif()
-elseif(NOT stderr MATCHES "${STDERR_REGEX}")
-  message(FATAL_ERROR "stderr does not match the regex: ${STDERR_REGEX}")
-endif()
+dmlref_expect_stderr("${stderr}" "${STDERR_REGEX}")

@@ -404,19 +404,28 @@ TEST(FeatureLevels, EveryOperatorLevelRankAndTypeAgainstThePagesTables) {
 }
 
 TEST(FeatureLevels, TheIssuesExampleMessages) {
-  OneElement nd(Op::gather_nd, 4, DataType::FLOAT32, DataType::INT64);
-  EXPECT_EQ(nd.dispatch<false>(at_level(0x2100)).message(),
-            "GatherND: IndicesTensor.DataType INT64 needs DML_FEATURE_LEVEL_3_0 (feature_level is 2_1)");
-  OneElement gather(Op::gather, 3, DataType::FLOAT32, DataType::UINT32);
-  EXPECT_EQ(gather.dispatch<false>(at_level(0x2100)).message(),
-            "Gather: DimensionCount 3 needs DML_FEATURE_LEVEL_3_0 (at 2_1 every tensor has exactly 4 dimensions)");
-  OneElement scatter(Op::scatter, 4, DataType::FLOAT32, DataType::UINT32);
-  EXPECT_EQ(scatter.dispatch<false>(at_level(0x1000)).message(),
-            "Scatter: DML_OPERATOR_SCATTER needs DML_FEATURE_LEVEL_2_0 (feature_level is 1_0)");
-  // The level named lifts every rule: 3-D INT64 data at 2_1 needs 4_1, not 3_0.
-  OneElement both(Op::gather_elements, 3, DataType::INT64, DataType::UINT32);
-  EXPECT_EQ(both.dispatch<false>(at_level(0x2100)).message(),
-            "GatherElements: InputTensor.DataType INT64 needs DML_FEATURE_LEVEL_4_1 (feature_level is 2_1)");
+  struct Example {
+    Op op;
+    int rank;
+    DataType data, index;
+    std::uint32_t level;
+    const char* message;
+  };
+  const Example examples[] = {
+      {Op::gather_nd, 4, DataType::FLOAT32, DataType::INT64, 0x2100,
+       "GatherND: IndicesTensor.DataType INT64 needs DML_FEATURE_LEVEL_3_0 (feature_level is 2_1)"},
+      {Op::gather, 3, DataType::FLOAT32, DataType::UINT32, 0x2100,
+       "Gather: DimensionCount 3 needs DML_FEATURE_LEVEL_3_0 (at 2_1 every tensor has exactly 4 dimensions)"},
+      {Op::scatter, 4, DataType::FLOAT32, DataType::UINT32, 0x1000,
+       "Scatter: DML_OPERATOR_SCATTER needs DML_FEATURE_LEVEL_2_0 (feature_level is 1_0)"},
+      // The level named lifts every rule: 3-D INT64 data at 2_1 needs 4_1, not 3_0.
+      {Op::gather_elements, 3, DataType::INT64, DataType::UINT32, 0x2100,
+       "GatherElements: InputTensor.DataType INT64 needs DML_FEATURE_LEVEL_4_1 (feature_level is 2_1)"},
+  };
+  for (const Example& e : examples) {
+    OneElement call(e.op, e.rank, e.data, e.index);
+    EXPECT_EQ(call.dispatch<false>(at_level(e.level)).message(), e.message);
+  }
 }
 
 TEST(FeatureLevels, NoLevelIsTodaysBehaviour) {

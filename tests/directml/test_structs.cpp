@@ -240,6 +240,18 @@ void expect_refused(const Status& s, ErrorCode code, const char* op, const char*
   EXPECT_TRUE(g.untouched()) << s.message();
 }
 
+/// A Gather whose enum field `field_of(g)` holds the undeclared `value` is refused as unsupported,
+/// with `value` as the actual value.
+template <class FieldOf>
+void expect_unsupported_value(std::uint32_t value, FieldOf field_of, const char* op, const char* tensor,
+                              const char* field) {
+  Gather g;
+  set_raw(*field_of(g), value);
+  const Status s = g.run();
+  expect_refused(s, ErrorCode::unsupported, op, tensor, field, g);
+  EXPECT_EQ(s.error().actual.unsigned_integer, value);
+}
+
 TEST(DirectMLStructs, TheGatherRunsAndHonoursOffsets) {
   Gather g;
   ASSERT_TRUE(g.run().ok());
@@ -270,11 +282,7 @@ TEST(DirectMLStructs, OtherOperatorTypesAreUnsupported) {
   for (std::uint32_t type : {static_cast<std::uint32_t>(DML_OPERATOR_INVALID),
                              static_cast<std::uint32_t>(DML_OPERATOR_ELEMENT_WISE_IDENTITY),
                              static_cast<std::uint32_t>(DML_OPERATOR_ONE_HOT), 66u, 68u, 141u, 9999u, 0xFFFFFFFFu}) {
-    Gather g;
-    set_raw(g.desc.Type, type);
-    const Status s = g.run();
-    expect_refused(s, ErrorCode::unsupported, "DML_OPERATOR_DESC", "", "Type", g);
-    EXPECT_EQ(s.error().actual.unsigned_integer, type);
+    expect_unsupported_value(type, [](Gather& g) { return &g.desc.Type; }, "DML_OPERATOR_DESC", "", "Type");
   }
   Gather g;
   g.desc.Desc = nullptr;
@@ -283,11 +291,7 @@ TEST(DirectMLStructs, OtherOperatorTypesAreUnsupported) {
 
 TEST(DirectMLStructs, OtherTensorTypesAndMissingDescsAreRefused) {
   for (std::uint32_t type : {static_cast<std::uint32_t>(DML_TENSOR_TYPE_INVALID), 2u, 77u}) {
-    Gather g;
-    set_raw(g.tensors[1].Type, type);
-    const Status s = g.run();
-    expect_refused(s, ErrorCode::unsupported, "Gather", "IndicesTensor", "Type", g);
-    EXPECT_EQ(s.error().actual.unsigned_integer, type);
+    expect_unsupported_value(type, [](Gather& g) { return &g.tensors[1].Type; }, "Gather", "IndicesTensor", "Type");
   }
   {
     Gather g;

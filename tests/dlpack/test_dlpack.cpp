@@ -24,15 +24,7 @@ constexpr DLDevice cpu{kDLCPU, 0};
 
 DLTensor make(void* data, std::int64_t* shape, int ndim, DLDataType dtype, std::int64_t* strides = nullptr,
               std::uint64_t byte_offset = 0, DLDevice device = cpu) {
-  DLTensor t{};
-  t.data = data;
-  t.device = device;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  t.shape = shape;
-  t.strides = strides;
-  t.byte_offset = byte_offset;
-  return t;
+  return DLTensor{data, device, ndim, dtype, shape, strides, byte_offset};
 }
 
 DLDataType dtype(std::uint8_t code, std::uint8_t bits, std::uint16_t lanes = 1) { return DLDataType{code, bits, lanes}; }

@@ -10,32 +10,15 @@
 
 set(DMLREF_DXDISPATCH_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 
+include(${CMAKE_CURRENT_LIST_DIR}/../support/case_tests.cmake)
+
 function(dmlref_add_dxdispatch_tests tool_target)
-  set(cases_file ${DMLREF_DXDISPATCH_TEST_DIR}/cases.txt)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${cases_file})
-  file(STRINGS ${cases_file} lines)
-  set(count 0)
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^#" OR line STREQUAL "")
-      continue()
-    endif()
-    if(NOT line MATCHES "^([^\t]+)\t([0-9])\t([^\t]+)$")
-      message(FATAL_ERROR "${cases_file}: malformed line: ${line}")
-    endif()
-    set(name ${CMAKE_MATCH_1})
-    add_test(NAME dxdispatch.${name}
-             COMMAND ${CMAKE_COMMAND}
-                     "-DTOOL=$<TARGET_FILE:${tool_target}>"
-                     "-DDIR=${DMLREF_DXDISPATCH_TEST_DIR}"
-                     "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/dxdispatch_out/${name}"
-                     "-DNAME=${name}"
-                     "-DEXIT_CODE=${CMAKE_MATCH_2}"
-                     "-DARGUMENTS=${CMAKE_MATCH_3}"
-                     -P ${DMLREF_DXDISPATCH_TEST_DIR}/run_case.cmake)
-    set_tests_properties(dxdispatch.${name} PROPERTIES LABELS dxdispatch TIMEOUT 60)
-    math(EXPR count "${count} + 1")
-  endforeach()
-  if(count EQUAL 0)
-    message(FATAL_ERROR "${cases_file}: no cases")
-  endif()
+  function(dmlref_add_dxdispatch_case)
+    dmlref_add_script_test(dxdispatch.${CMAKE_MATCH_1} dxdispatch ${tool_target}
+                           ${DMLREF_DXDISPATCH_TEST_DIR}/run_case.cmake "-DDIR=${DMLREF_DXDISPATCH_TEST_DIR}"
+                           "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/dxdispatch_out/${CMAKE_MATCH_1}"
+                           "-DNAME=${CMAKE_MATCH_1}" "-DEXIT_CODE=${CMAKE_MATCH_2}" "-DARGUMENTS=${CMAKE_MATCH_3}")
+  endfunction()
+  dmlref_for_each_case(${DMLREF_DXDISPATCH_TEST_DIR}/cases.txt "^([^\t]+)\t([0-9])\t([^\t]+)$"
+                       dmlref_add_dxdispatch_case)
 endfunction()

@@ -1,6 +1,7 @@
 # One end-to-end test of `dmlref run` (see dxdispatch_tests.cmake):
 #   cmake -DTOOL=... -DDIR=tests/dxdispatch -DOUT=... -DNAME=... -DEXIT_CODE=0|1|2 -DARGUMENTS=... -P run_case.cmake
 cmake_minimum_required(VERSION 3.21)
+include(${CMAKE_CURRENT_LIST_DIR}/../support/case_tests.cmake)
 
 set(models "${DIR}/models")
 set(expected "${DIR}/expected")
@@ -13,14 +14,7 @@ if(NOT "--output-dir" IN_LIST args)
 endif()
 file(REMOVE_RECURSE "${OUT}")
 
-string(REPLACE ";" " " shown "${args}")
-message(STATUS "cd ${models} && dmlref ${shown}")
-execute_process(COMMAND "${TOOL}" ${args}
-                WORKING_DIRECTORY "${models}"
-                RESULT_VARIABLE rc
-                OUTPUT_VARIABLE stdout
-                ERROR_VARIABLE stderr)
-message(STATUS "exit code: ${rc}\nstdout:\n${stdout}\nstderr:\n${stderr}")
+dmlref_run_tool("${models}" ${args})
 
 set(failures "")
 if(NOT "${rc}" STREQUAL "${EXIT_CODE}")

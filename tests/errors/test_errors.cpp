@@ -87,6 +87,17 @@ struct Forms {
   std::function<void(Buffers&)> throw_typed, throw_desc;
 };
 
+/// The four forms of one operator: `typed` and `desc` pass the call's arguments, over typed views
+/// and over descriptors, to the function they are given; FORMS_OF(name) gives the try_ and the
+/// throwing function of that name.
+template <class Try, class Throw, class Typed, class Desc>
+Forms forms_of(const char* op, Try try_call, Throw throw_call, Typed typed, Desc desc) {
+  return {op, [=](Buffers& s) { return typed(s, try_call); }, [=](Buffers& s) { return desc(s, try_call); },
+          [=](Buffers& s) { typed(s, throw_call); }, [=](Buffers& s) { desc(s, throw_call); }};
+}
+#define FORMS_OF(name) \
+  [](const auto&... a) { return dmlref::try_##name(a...); }, [](const auto&... a) { dmlref::name(a...); }
+
 // Every operator over the same buffers, each with shapes of its own (see the comments).
 std::vector<Forms> all_forms() {
   using namespace dmlref;
@@ -94,166 +105,85 @@ std::vector<Forms> all_forms() {
   {
     // Gather Axis 1, IndexDimensions 1: {2,3} x {1,2} -> {2,2}.
     const GatherParams p{1, 1};
-    forms.push_back(
-        {"Gather",
-         [p](Buffers& s) {
-           return try_gather(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 2}),
-                             s.output.view<float>({2, 2}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes in{2, 3}, idx{1, 2}, out{2, 2};
-           return try_gather(s.input.desc(DataType::FLOAT32, in), s.indices.desc(DataType::UINT32, idx),
-                             s.output.mutable_desc(DataType::FLOAT32, out), p);
-         },
-         [p](Buffers& s) {
-           gather(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 2}), s.output.view<float>({2, 2}),
-                  p);
-         },
-         [p](Buffers& s) {
-           static const Sizes in{2, 3}, idx{1, 2}, out{2, 2};
-           gather(s.input.desc(DataType::FLOAT32, in), s.indices.desc(DataType::UINT32, idx),
-                  s.output.mutable_desc(DataType::FLOAT32, out), p);
-         }});
+    forms.push_back(forms_of(
+        "Gather", FORMS_OF(gather),
+        [p](Buffers& s, auto call) {
+          return call(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 2}),
+                      s.output.view<float>({2, 2}), p);
+        },
+        [p](Buffers& s, auto call) {
+          static const Sizes in{2, 3}, idx{1, 2}, out{2, 2};
+          return call(s.input.desc(DataType::FLOAT32, in), s.indices.desc(DataType::UINT32, idx),
+                      s.output.mutable_desc(DataType::FLOAT32, out), p);
+        }));
   }
   {
     // GatherElements Axis 1: {2,3} x {2,2} -> {2,2}.
     const GatherElementsParams p{1};
-    forms.push_back(
-        {"GatherElements",
-         [p](Buffers& s) {
-           return try_gather_elements(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 2}),
-                                      s.output.view<float>({2, 2}), p);
-         },
-         [p](Buffers& s) {
-           return try_gather_elements(s.input.desc(DataType::FLOAT32, s.in_sizes),
-                                      s.indices.desc(DataType::UINT32, s.idx_sizes),
-                                      s.output.mutable_desc(DataType::FLOAT32, s.idx_sizes), p);
-         },
-         [p](Buffers& s) {
-           gather_elements(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 2}),
-                           s.output.view<float>({2, 2}), p);
-         },
-         [p](Buffers& s) {
-           gather_elements(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, s.idx_sizes),
-                           s.output.mutable_desc(DataType::FLOAT32, s.idx_sizes), p);
-         }});
+    forms.push_back(forms_of(
+        "GatherElements", FORMS_OF(gather_elements),
+        [p](Buffers& s, auto call) {
+          return call(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 2}),
+                      s.output.view<float>({2, 2}), p);
+        },
+        [p](Buffers& s, auto call) {
+          return call(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, s.idx_sizes),
+                      s.output.mutable_desc(DataType::FLOAT32, s.idx_sizes), p);
+        }));
   }
+  // GatherND r 2, q 2, K 1: {2,3} x {2,1}: each 1-tuple selects a row -> {2,3}. GatherND1 with
+  // BatchDimensionCount 0 is the same call.
+  const auto nd_typed = [](const auto& p) {
+    return [p](Buffers& s, auto call) {
+      return call(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 1}),
+                  s.output.view<float>({2, 3}), p);
+    };
+  };
+  const auto nd_desc = [](const auto& p) {
+    return [p](Buffers& s, auto call) {
+      static const Sizes idx{2, 1};
+      return call(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
+                  s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
+    };
+  };
+  forms.push_back(forms_of("GatherND", FORMS_OF(gather_nd), nd_typed(GatherNDParams{2, 2}),
+                           nd_desc(GatherNDParams{2, 2})));
+  forms.push_back(forms_of("GatherND1", FORMS_OF(gather_nd1), nd_typed(GatherND1Params{2, 2, 0}),
+                           nd_desc(GatherND1Params{2, 2, 0})));
   {
-    // GatherND r 2, q 2, K 1: {2,3} x {2,1}: each 1-tuple selects a row -> {2,3}.
-    const GatherNDParams p{2, 2};
-    forms.push_back(
-        {"GatherND",
-         [p](Buffers& s) {
-           return try_gather_nd(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 1}),
-                                s.output.view<float>({2, 3}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{2, 1};
-           return try_gather_nd(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
-                                s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
-         },
-         [p](Buffers& s) {
-           gather_nd(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 1}), s.output.view<float>({2, 3}),
-                     p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{2, 1};
-           gather_nd(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
-                     s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
-         }});
-  }
-  {
-    // GatherND1 with BatchDimensionCount 0: as GatherND.
-    const GatherND1Params p{2, 2, 0};
-    forms.push_back(
-        {"GatherND1",
-         [p](Buffers& s) {
-           return try_gather_nd1(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 1}),
-                                 s.output.view<float>({2, 3}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{2, 1};
-           return try_gather_nd1(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
-                                 s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
-         },
-         [p](Buffers& s) {
-           gather_nd1(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 1}),
-                      s.output.view<float>({2, 3}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{2, 1};
-           gather_nd1(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
-                      s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
-         }});
-  }
-  for (const bool elements_name : {false, true}) {
     // Scatter Axis 1: {2,3} with indices and updates {2,2}; also under its SCATTER_ELEMENTS name.
     const ScatterParams p{1};
-    forms.push_back(
-        {"Scatter",
-         [p, elements_name](Buffers& s) {
-           const auto in = s.input.cview<float>({2, 3});
-           const auto idx = s.indices.cview<std::uint32_t>({2, 2});
-           const auto upd = s.updates.cview<float>({2, 2});
-           const auto out = s.output.view<float>({2, 3});
-           return elements_name ? try_scatter_elements(in, idx, upd, out, p) : try_scatter(in, idx, upd, out, p);
-         },
-         [p, elements_name](Buffers& s) {
-           const auto in = s.input.desc(DataType::FLOAT32, s.in_sizes);
-           const auto idx = s.indices.desc(DataType::UINT32, s.idx_sizes);
-           const auto upd = s.updates.desc(DataType::FLOAT32, s.upd_sizes);
-           const auto out = s.output.mutable_desc(DataType::FLOAT32, s.out_sizes);
-           return elements_name ? try_scatter_elements(in, idx, upd, out, p) : try_scatter(in, idx, upd, out, p);
-         },
-         [p, elements_name](Buffers& s) {
-           const auto in = s.input.cview<float>({2, 3});
-           const auto idx = s.indices.cview<std::uint32_t>({2, 2});
-           const auto upd = s.updates.cview<float>({2, 2});
-           const auto out = s.output.view<float>({2, 3});
-           if (elements_name)
-             scatter_elements(in, idx, upd, out, p);
-           else
-             scatter(in, idx, upd, out, p);
-         },
-         [p, elements_name](Buffers& s) {
-           const auto in = s.input.desc(DataType::FLOAT32, s.in_sizes);
-           const auto idx = s.indices.desc(DataType::UINT32, s.idx_sizes);
-           const auto upd = s.updates.desc(DataType::FLOAT32, s.upd_sizes);
-           const auto out = s.output.mutable_desc(DataType::FLOAT32, s.out_sizes);
-           if (elements_name)
-             scatter_elements(in, idx, upd, out, p);
-           else
-             scatter(in, idx, upd, out, p);
-         }});
+    const auto typed = [p](Buffers& s, auto call) {
+      return call(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({2, 2}),
+                  s.updates.cview<float>({2, 2}), s.output.view<float>({2, 3}), p);
+    };
+    const auto desc = [p](Buffers& s, auto call) {
+      return call(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, s.idx_sizes),
+                  s.updates.desc(DataType::FLOAT32, s.upd_sizes), s.output.mutable_desc(DataType::FLOAT32, s.out_sizes),
+                  p);
+    };
+    forms.push_back(forms_of("Scatter", FORMS_OF(scatter), typed, desc));
+    forms.push_back(forms_of("Scatter", FORMS_OF(scatter_elements), typed, desc));
   }
   {
     // ScatterND r 2, q 2, K 1: one 1-tuple (indices {1,1}) replaces a row of {2,3} with updates {1,3}.
     const ScatterNDParams p{2, 2};
-    forms.push_back(
-        {"ScatterND",
-         [p](Buffers& s) {
-           return try_scatter_nd(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 1}),
-                                 s.updates.cview<float>({1, 3}), s.output.view<float>({2, 3}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{1, 1}, upd{1, 3};
-           return try_scatter_nd(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
-                                 s.updates.desc(DataType::FLOAT32, upd),
-                                 s.output.mutable_desc(DataType::FLOAT32, s.out_sizes), p);
-         },
-         [p](Buffers& s) {
-           scatter_nd(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 1}),
+    forms.push_back(forms_of(
+        "ScatterND", FORMS_OF(scatter_nd),
+        [p](Buffers& s, auto call) {
+          return call(s.input.cview<float>({2, 3}), s.indices.cview<std::uint32_t>({1, 1}),
                       s.updates.cview<float>({1, 3}), s.output.view<float>({2, 3}), p);
-         },
-         [p](Buffers& s) {
-           static const Sizes idx{1, 1}, upd{1, 3};
-           scatter_nd(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
+        },
+        [p](Buffers& s, auto call) {
+          static const Sizes idx{1, 1}, upd{1, 3};
+          return call(s.input.desc(DataType::FLOAT32, s.in_sizes), s.indices.desc(DataType::UINT32, idx),
                       s.updates.desc(DataType::FLOAT32, upd), s.output.mutable_desc(DataType::FLOAT32, s.out_sizes),
                       p);
-         }});
+        }));
   }
   return forms;
 }
+#undef FORMS_OF
 
 // Index values valid for every call above, and with an invalid first value (7 is out of range for
 // every addressed dimension; the ScatterND call reads only the first value).

@@ -157,18 +157,7 @@ inline constexpr bool kThreadSanitizer = false;
 /// place. Seeds come from the test's name. Unoptimized builds take only the first construction
 /// (scatters: with and without duplicates).
 inline std::vector<rc::Case> big_cases(rc::Op op) {
-  std::vector<rc::Config> configs;
-  for (int v = 0; v < rc::big_variants(op); ++v) {
-    rc::Config cfg;
-    cfg.aim = rc::Aim::big;
-    cfg.variant = v;
-    cfg.in_place_percent = 20;
-    configs.push_back(cfg);
-    if (rc::is_scatter(op)) {
-      cfg.duplicates = rc::Duplicates::many;
-      configs.push_back(cfg);
-    }
-  }
+  std::vector<rc::Config> configs = rc::big_configs(op);
   if (kUnoptimized) configs.resize(rc::is_scatter(op) ? 2 : 1);
   std::vector<std::uint64_t> seeds = rc::case_seeds(rc::fnv(current_test()), static_cast<int>(configs.size()));
   std::vector<rc::Case> cases;

@@ -140,8 +140,7 @@ void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int
 
 template <class T>
 class GroupedLines : public ::testing::Test {};
-using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-TYPED_TEST_SUITE(GroupedLines, Widths, DataTypeNames);
+TYPED_TEST_SUITE(GroupedLines, ElementWidths, DataTypeNames);
 
 TYPED_TEST(GroupedLines, GatherElementsOnTransposedInput) {
   using T = TypeParam;

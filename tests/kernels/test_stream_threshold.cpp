@@ -127,8 +127,7 @@ class StreamThreshold : public ::testing::Test {
                    << "-byte elements for the oracle; dmlref_tests.small_caches runs this with 1 MiB";
   }
 };
-using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-TYPED_TEST_SUITE(StreamThreshold, Widths, DataTypeNames);
+TYPED_TEST_SUITE(StreamThreshold, ElementWidths, DataTypeNames);
 
 // Rows of 576 bytes (whole cache lines, so every row starts at the same place in a line): the
 // largest output below stream_bytes() and the smallest at or above it.

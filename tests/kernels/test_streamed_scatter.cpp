@@ -42,16 +42,15 @@ void check_rows(const RowsCase& rc) {
                std::to_string(rc.start_bytes) + (rc.in_place ? ", in place" : "") + ", threads " +
                std::to_string(rc.threads));
   const std::int64_t pitch = rc.block + rc.pitch_extra;
-  const std::int64_t out_bytes = ((rc.targets - 1) * pitch + rc.block) * w;
   // The output between guard bytes, starting start_bytes past a cache line; the padding between
   // rows holds distinct bytes, which must survive.
-  guarded::Buffer buffer(static_cast<std::size_t>(out_bytes), guarded::kSentinel, static_cast<std::size_t>(rc.start_bytes));
+  guarded::Buffer buffer = guarded::rows<T>(rc.targets, rc.block, pitch, rc.start_bytes);
   for (std::size_t b = 0; b < buffer.size(); ++b) buffer[b] = static_cast<unsigned char>(b * 7 + 1);
   T* const out = reinterpret_cast<T*>(buffer.bytes());
 
   std::vector<T> input(static_cast<std::size_t>(rc.targets * pitch));
   for (std::size_t e = 0; e < input.size(); ++e) input[e] = test_values::pattern<T>(static_cast<std::int64_t>(e), 1);
-  if (rc.in_place) std::memcpy(out, input.data(), static_cast<std::size_t>(out_bytes));
+  if (rc.in_place) std::memcpy(out, input.data(), buffer.size());
   std::vector<T> updates(static_cast<std::size_t>(rc.rows * rc.block));
   for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = test_values::pattern<T>(static_cast<std::int64_t>(e), 2);
   std::mt19937_64 rng(static_cast<std::uint64_t>(rc.targets * 131 + rc.rows));
@@ -96,8 +95,7 @@ void check_rows(const RowsCase& rc) {
 
 template <class T>
 class StreamedScatter : public ::testing::Test {};
-using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-TYPED_TEST_SUITE(StreamedScatter, Widths, DataTypeNames);
+TYPED_TEST_SUITE(StreamedScatter, ElementWidths, DataTypeNames);
 
 constexpr std::int64_t kMiB = 1024 * 1024;
 

@@ -30,18 +30,7 @@ class Threads : public ::testing::TestWithParam<Op> {};
 // one output line, that it was not).
 TEST_P(Threads, ThreadsAndExecutorsMatchSequentialOracle) {
   const Op op = GetParam();
-  std::vector<rc::Config> configs;
-  for (int v = 0; v < rc::big_variants(op); ++v) {
-    rc::Config cfg;
-    cfg.aim = rc::Aim::big;
-    cfg.variant = v;
-    cfg.in_place_percent = 20;
-    configs.push_back(cfg);
-    if (rc::is_scatter(op)) {
-      cfg.duplicates = rc::Duplicates::many;
-      configs.push_back(cfg);
-    }
-  }
+  std::vector<rc::Config> configs = rc::big_configs(op);
   // Each configuration once; its number is in the seed's low byte, so a replay finds it again.
   std::vector<std::uint64_t> seeds = rc::case_seeds(stream(), static_cast<int>(configs.size()));
   if (!rc::replay_seed())

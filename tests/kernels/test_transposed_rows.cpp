@@ -48,8 +48,7 @@ void check_transposed(const TransposedCase& tc) {
   }
   // The output between guard bytes, starting start_bytes past a cache line.
   const std::int64_t pitch = tc.block + tc.pitch_extra;
-  const std::int64_t out_bytes = ((tc.picks - 1) * pitch + tc.block) * w;
-  guarded::Buffer buffer(static_cast<std::size_t>(out_bytes), guarded::kSentinel, static_cast<std::size_t>(tc.start_bytes));
+  guarded::Buffer buffer = guarded::rows<T>(tc.picks, tc.block, pitch, tc.start_bytes);
   T* const out = reinterpret_cast<T*>(buffer.bytes());
 
   dmlref::Options options;
@@ -73,8 +72,7 @@ void check_transposed(const TransposedCase& tc) {
 
 template <class T>
 class TransposedRows : public ::testing::Test {};
-using Widths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
-TYPED_TEST_SUITE(TransposedRows, Widths, DataTypeNames);
+TYPED_TEST_SUITE(TransposedRows, ElementWidths, DataTypeNames);
 
 // Small outputs (never streamed): blocks of 2 elements to a few tiles, tile multiples and not.
 TYPED_TEST(TransposedRows, SmallOutputs) {

@@ -131,6 +131,14 @@ std::vector<E> take(const std::vector<E>& from, std::size_t count, std::size_t s
   return out;
 }
 
+/// `count` values of the data pool (`data`) or the updates pool for reduction `r`: with NaNs only
+/// for max and min.
+template <class E>
+std::vector<E> values_for(Reduction r, bool data, std::size_t count, std::size_t stride, std::size_t start) {
+  const bool nans = r == Reduction::max || r == Reduction::min;
+  return take(pool<E>(data, nans), count, stride, start);
+}
+
 template <class E>
 std::string bits_of(const std::vector<E>& v) {
   std::ostringstream s;
@@ -153,16 +161,25 @@ const std::vector<std::int64_t> kElementIndices = {0, 2, -1, 1,   //
                                                    1, 0, -2, -3,  //
                                                    0, 1, 2, 0};
 
-template <class E>
-std::vector<E> expected_elements(Reduction r, const std::vector<E>& data, const std::vector<E>& updates) {
+/// An index into a dimension of n: negative values count from the end.
+std::int64_t wrap(std::int64_t i, std::int64_t n) { return i < 0 ? i + n : i; }
+
+/// `data` {3, 4} with each of `updates`, in order, combined into the element at(u).
+template <class E, class At>
+std::vector<E> combined(Reduction r, const std::vector<E>& data, const std::vector<E>& updates, At at) {
   std::vector<E> out = data;
-  for (std::size_t u = 0; u < 20; ++u) {
-    std::int64_t row = kElementIndices[u];
-    if (row < 0) row += 3;
-    const std::size_t o = static_cast<std::size_t>(row) * 4 + u % 4;
+  for (std::size_t u = 0; u < updates.size(); ++u) {
+    const auto o = static_cast<std::size_t>(at(u));
     out[o] = combine(r, out[o], updates[u]);
   }
   return out;
+}
+
+template <class E>
+std::vector<E> expected_elements(Reduction r, const std::vector<E>& data, const std::vector<E>& updates) {
+  return combined(r, data, updates, [](std::size_t u) {
+    return wrap(kElementIndices[u], 3) * 4 + static_cast<std::int64_t>(u % 4);
+  });
 }
 
 /// ScatterND of rows (K = 1) into data {3, 4}: tuples {6, 1}, updates {6, 4}.
@@ -172,29 +189,15 @@ const std::vector<std::int64_t> kElementTuples = {1, 2, -2, -2, 0, 0, 1, 2, 2, -
 
 template <class E>
 std::vector<E> expected_rows(Reduction r, const std::vector<E>& data, const std::vector<E>& updates) {
-  std::vector<E> out = data;
-  for (std::size_t t = 0; t < 6; ++t) {
-    std::int64_t row = kRowTuples[t];
-    if (row < 0) row += 3;
-    for (std::size_t c = 0; c < 4; ++c) {
-      const std::size_t o = static_cast<std::size_t>(row) * 4 + c;
-      out[o] = combine(r, out[o], updates[t * 4 + c]);
-    }
-  }
-  return out;
+  return combined(r, data, updates, [](std::size_t u) {
+    return wrap(kRowTuples[u / 4], 3) * 4 + static_cast<std::int64_t>(u % 4);
+  });
 }
 
 template <class E>
 std::vector<E> expected_points(Reduction r, const std::vector<E>& data, const std::vector<E>& updates) {
-  std::vector<E> out = data;
-  for (std::size_t t = 0; t < 7; ++t) {
-    std::int64_t row = kElementTuples[2 * t], col = kElementTuples[2 * t + 1];
-    if (row < 0) row += 3;
-    if (col < 0) col += 4;
-    const auto o = static_cast<std::size_t>(row * 4 + col);
-    out[o] = combine(r, out[o], updates[t]);
-  }
-  return out;
+  return combined(r, data, updates,
+                  [](std::size_t u) { return wrap(kElementTuples[2 * u], 3) * 4 + wrap(kElementTuples[2 * u + 1], 4); });
 }
 
 template <class E>
@@ -220,9 +223,8 @@ TYPED_TEST(OnnxReductions, ScatterElementsOnEveryLayer) {
   using E = TypeParam;
   for (Reduction r : kReductions) {
     SCOPED_TRACE(dmlref::name(r));
-    const bool nans = r == Reduction::max || r == Reduction::min;
-    const std::vector<E> data = take(pool<E>(true, nans), 12, 5, 0);
-    const std::vector<E> updates = take(pool<E>(false, nans), 20, 7, 3);
+    const std::vector<E> data = values_for<E>(r, true, 12, 5, 0);
+    const std::vector<E> updates = values_for<E>(r, false, 20, 7, 3);
     const std::vector<E> expected = expected_elements(r, data, updates);
     const std::string want = bits_of(expected);
 
@@ -264,10 +266,9 @@ TYPED_TEST(OnnxReductions, ScatterNDOnEveryLayer) {
   using E = TypeParam;
   for (Reduction r : kReductions) {
     SCOPED_TRACE(dmlref::name(r));
-    const bool nans = r == Reduction::max || r == Reduction::min;
-    const std::vector<E> data = take(pool<E>(true, nans), 12, 7, 1);
-    const std::vector<E> rows = take(pool<E>(false, nans), 24, 5, 2);
-    const std::vector<E> points = take(pool<E>(false, nans), 7, 3, 4);
+    const std::vector<E> data = values_for<E>(r, true, 12, 7, 1);
+    const std::vector<E> rows = values_for<E>(r, false, 24, 5, 2);
+    const std::vector<E> points = values_for<E>(r, false, 7, 3, 4);
     const std::string want_rows = bits_of(expected_rows(r, data, rows));
     const std::string want_points = bits_of(expected_points(r, data, points));
 

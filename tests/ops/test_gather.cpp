@@ -153,6 +153,15 @@ TEST(GatherRules, DroppedEntryOfLMustBeOne) {
   expect_ok(c);
 }
 
+/// gather_output_sizes gives the call's OutputTensor sizes, and the call succeeds.
+void expect_helper_agrees_and_ok(const Call& c) {
+  const auto helper = dmlref::gather_output_sizes(rules::to_shape(c.t[kInput].sizes),
+                                                  rules::to_shape(c.t[kIndices].sizes), {c.attr[0], c.attr[1]});
+  ASSERT_TRUE(helper.ok()) << helper.status().message();
+  EXPECT_EQ(rules::str(*helper), rules::str(rules::to_shape(c.t[kOutput].sizes)));
+  expect_ok(c);
+}
+
 TEST(GatherRules, ConcatenationLongerThanEightEntries) {
   // L = In[0, Axis) ++ Idx[D-P, D) ++ In[Axis+1, D) has D + P - 1 entries, up to 15; only the
   // output (its last D entries) must fit in 8. An ONNX Gather of 1-D data with 5-D indices maps to
@@ -164,11 +173,7 @@ TEST(GatherRules, ConcatenationLongerThanEightEntries) {
   c.output().sizes = {1, 1, 1, 1, 2};
   c.attr[0] = 4;
   c.attr[1] = 5;
-  const auto helper =
-      dmlref::gather_output_sizes(rules::to_shape(c.input().sizes), rules::to_shape(c.indices().sizes), {4, 5});
-  ASSERT_TRUE(helper.ok()) << helper.status().message();
-  EXPECT_EQ(rules::str(*helper), rules::str(rules::to_shape(c.output().sizes)));
-  expect_ok(c);
+  expect_helper_agrees_and_ok(c);
   // D 8, Axis 0, IndexDimensions 8: L has 15 entries, the first 7 dropped.
   c.input().sizes = {2, 1, 1, 1, 1, 1, 1, 3};
   c.indices().sizes = {1, 1, 1, 1, 1, 1, 1, 2};
@@ -176,11 +181,7 @@ TEST(GatherRules, ConcatenationLongerThanEightEntries) {
   c.output().sizes = {2, 1, 1, 1, 1, 1, 1, 3};
   c.attr[0] = 0;
   c.attr[1] = 8;
-  const auto helper8 =
-      dmlref::gather_output_sizes(rules::to_shape(c.input().sizes), rules::to_shape(c.indices().sizes), {0, 8});
-  ASSERT_TRUE(helper8.ok()) << helper8.status().message();
-  EXPECT_EQ(rules::str(*helper8), rules::str(rules::to_shape(c.output().sizes)));
-  expect_ok(c);
+  expect_helper_agrees_and_ok(c);
 }
 
 TEST(GatherRules, WrongOutputSizesAreRejected) { rules::expect_wrong_output_sizes_rejected(Op::gather); }

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
@@ -66,29 +68,29 @@ TEST(GatherElementsRules, WrongOutputSizesAreRejected) { rules::expect_wrong_out
 
 TEST(GatherElementsRules, EveryIndexTypeEdgeValues) { rules::expect_index_edge_values(Op::gather_elements); }
 
+/// The default call (indices {2,2}, n = 3) with `values` stored as `strides` says: the value `bad`
+/// is out of range at logical position `at`.
+void expect_bad_index_at(std::optional<Sizes> strides, std::vector<std::uint64_t> values, const std::string& bad,
+                         const Shape& at) {
+  Call c = make_call(Op::gather_elements);
+  c.indices().strides = std::move(strides);
+  c.indices().values = std::move(values);
+  const dmlref::Error e = expect_error(c, {ErrorCode::index_out_of_range, "IndicesTensor", "value", -1, "0..2", bad});
+  EXPECT_EQ(str(e.position), str(at));
+}
+
 TEST(GatherElementsRules, TheFirstBadIndexInRowMajorOrderIsReported) {
-  Call c = make_call(Op::gather_elements);  // indices {2,2}, n = 3
-  c.indices().values = u64({0, 7, 9, 1});
-  const dmlref::Error e = expect_error(c, {ErrorCode::index_out_of_range, "IndicesTensor", "value", -1, "0..2", "7"});
-  EXPECT_EQ(str(e.position), str((Shape{0, 1})));
+  expect_bad_index_at(std::nullopt, u64({0, 7, 9, 1}), "7", Shape{0, 1});
 }
 
 TEST(GatherElementsRules, PositionIsLogicalForStridedIndices) {
   // IndicesTensor {2,2} stored column-major and padded: the bad value's logical coordinate is [1,0].
-  Call c = make_call(Op::gather_elements);
-  c.indices().strides = Sizes{1, 3};
-  c.indices().values = u64({0, 1, 5, 2});
-  const dmlref::Error e = expect_error(c, {ErrorCode::index_out_of_range, "IndicesTensor", "value", -1, "0..2", "5"});
-  EXPECT_EQ(str(e.position), str((Shape{1, 0})));
+  expect_bad_index_at(Sizes{1, 3}, u64({0, 1, 5, 2}), "5", Shape{1, 0});
 }
 
 TEST(GatherElementsRules, BroadcastIndicesAreCheckedOnce) {
   // Stride-0 indices: one stored value read everywhere; a bad one is reported at [0, 0].
-  Call c = make_call(Op::gather_elements);
-  c.indices().strides = Sizes{0, 0};
-  c.indices().values = u64({3});
-  const dmlref::Error e = expect_error(c, {ErrorCode::index_out_of_range, "IndicesTensor", "value", -1, "0..2", "3"});
-  EXPECT_EQ(str(e.position), str((Shape{0, 0})));
+  expect_bad_index_at(Sizes{0, 0}, u64({3}), "3", Shape{0, 0});
 }
 
 // ================================================================================================

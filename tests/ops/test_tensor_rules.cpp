@@ -12,6 +12,7 @@
 // ops/test_<op>.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -57,25 +58,19 @@ TEST(ValidationBaseline, EveryDataTypeWithEveryIndexTypeIsAccepted) {
 // DimensionCount (docs/semantics.md, "Rules shared by all operators", 1 and 2)
 
 TEST(ValidationDimensionCount, ZeroIsRejectedForEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      c.t[role].sizes = {};  // DimensionCount 0 (descriptor) / a rank-0 Shape (view)
-      expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1, "1..8", "0"});
-    }
+  for_each_tensor([](Call c, int role) {
+    c.t[role].sizes = {};  // DimensionCount 0 (descriptor) / a rank-0 Shape (view)
+    expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1, "1..8", "0"});
+  });
 }
 
 TEST(ValidationDimensionCount, NineIsRejectedForEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      Sizes nine(9 - c.t[role].sizes.size(), 1);
-      nine.insert(nine.end(), c.t[role].sizes.begin(), c.t[role].sizes.end());
-      c.t[role].sizes = nine;
-      expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1, "1..8", "9"});
-    }
+  for_each_tensor([](Call c, int role) {
+    Sizes nine(9 - c.t[role].sizes.size(), 1);
+    nine.insert(nine.end(), c.t[role].sizes.begin(), c.t[role].sizes.end());
+    c.t[role].sizes = nine;
+    expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1, "1..8", "9"});
+  });
 }
 
 TEST(ValidationDimensionCount, NineWithNullSizesIsStillADimensionCountError) {
@@ -97,20 +92,18 @@ TEST(ValidationDimensionCount, EightIsAccepted) {
 }
 
 TEST(ValidationDimensionCount, DifferingFromInputTensorIsRejected) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      if (role == kInput) continue;
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      const std::size_t D = c.input().sizes.size();
-      c.t[role].sizes.insert(c.t[role].sizes.begin(), 1);  // one more leading 1
-      expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1,
-                       std::to_string(D), std::to_string(D + 1)});
-      c = make_call(op);
-      c.t[role].sizes.erase(c.t[role].sizes.begin());  // one fewer
-      expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1,
-                       std::to_string(D), std::to_string(D - 1)});
-    }
+  for_each_tensor([](const Call& base, int role) {
+    if (role == kInput) return;
+    Call c = base;
+    const std::size_t D = c.input().sizes.size();
+    c.t[role].sizes.insert(c.t[role].sizes.begin(), 1);  // one more leading 1
+    expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1,
+                     std::to_string(D), std::to_string(D + 1)});
+    c = base;
+    c.t[role].sizes.erase(c.t[role].sizes.begin());  // one fewer
+    expect_error(c, {ErrorCode::invalid_dimension_count, role_name(role), "DimensionCount", -1,
+                     std::to_string(D), std::to_string(D - 1)});
+  });
 }
 
 TEST(ValidationDimensionCount, InputTensorSetsDForTheOthers) {
@@ -132,39 +125,27 @@ TEST(ValidationDimensionCount, DescriptorDimensionCountIsWhatCounts) {
 // Sizes (no empty tensors)
 
 TEST(ValidationSizes, ZeroIsRejectedInEveryDimensionOfEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles())
-      for (std::size_t d = 0; d < make_call(op).t[role].sizes.size(); ++d) {
-        SCOPED_TRACE(trace(op, role) + " Sizes[" + std::to_string(d) + "]");
-        Call c = make_call(op);
-        c.t[role].sizes[d] = 0;
-        expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "0"});
-      }
+  for_each_dimension([](Call c, int role, std::size_t d) {
+    c.t[role].sizes[d] = 0;
+    expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "0"});
+  });
 }
 
 TEST(ValidationSizes, NegativeIsRejectedWithExplicitStrides) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles())
-      for (std::size_t d = 0; d < make_call(op).t[role].sizes.size(); ++d) {
-        SCOPED_TRACE(trace(op, role) + " Sizes[" + std::to_string(d) + "]");
-        Call c = make_call(op);
-        c.t[role].strides = packed(c.t[role].sizes);
-        c.t[role].sizes[d] = -1;
-        expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "-1"});
-      }
+  for_each_dimension([](Call c, int role, std::size_t d) {
+    c.t[role].strides = packed(c.t[role].sizes);
+    c.t[role].sizes[d] = -1;
+    expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "-1"});
+  });
 }
 
 TEST(ValidationSizes, NegativeIsRejectedAsASizeErrorWhenStridesArePacked) {
   // Without explicit strides the library derives packed strides from the sizes; a negative size
   // must still be reported as InputTensor.Sizes[d], not as a negative stride the caller never gave.
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles())
-      for (std::size_t d = 0; d < make_call(op).t[role].sizes.size(); ++d) {
-        SCOPED_TRACE(trace(op, role) + " Sizes[" + std::to_string(d) + "]");
-        Call c = make_call(op);
-        c.t[role].sizes[d] = -1;
-        expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "-1"});
-      }
+  for_each_dimension([](Call c, int role, std::size_t d) {
+    c.t[role].sizes[d] = -1;
+    expect_error(c, {ErrorCode::invalid_size, role_name(role), "Sizes", static_cast<int>(d), std::nullopt, "-1"});
+  });
 }
 
 TEST(ValidationSizes, PackedElementCountOverflowIsNotReportedAsANegativeStride) {
@@ -184,30 +165,25 @@ TEST(ValidationSizes, MostNegativeSizeIsRejected) {
 }
 
 TEST(ValidationSizes, NullSizesWithDimensionsIsRejected) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      c.t[role].null_sizes = true;
-      expect_dispatch_error(c, {ErrorCode::null_pointer, role_name(role), "Sizes", -1});
-    }
+  for_each_tensor([](Call c, int role) {
+    c.t[role].null_sizes = true;
+    expect_dispatch_error(c, {ErrorCode::null_pointer, role_name(role), "Sizes", -1});
+  });
 }
 
 // ================================================================================================
 // Strides (docs/semantics.md, "Rules shared by all operators", 2)
 
 TEST(ValidationStrides, NegativeStrideIsRejectedForEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      const std::size_t last = make_call(op).t[role].sizes.size() - 1;
-      for (std::size_t d : {std::size_t{0}, last}) {
-        SCOPED_TRACE(trace(op, role) + " Strides[" + std::to_string(d) + "]");
-        Call c = make_call(op);
-        c.t[role].strides = packed(c.t[role].sizes);
-        (*c.t[role].strides)[d] = -2;
-        expect_error(c, {ErrorCode::invalid_stride, role_name(role), "Strides", static_cast<int>(d), std::nullopt, "-2"});
-      }
+  for_each_tensor([](const Call& base, int role) {
+    for (std::size_t d : {std::size_t{0}, base.t[role].sizes.size() - 1}) {
+      SCOPED_TRACE("Strides[" + std::to_string(d) + "]");
+      Call c = base;
+      c.t[role].strides = packed(c.t[role].sizes);
+      (*c.t[role].strides)[d] = -2;
+      expect_error(c, {ErrorCode::invalid_stride, role_name(role), "Strides", static_cast<int>(d), std::nullopt, "-2"});
     }
+  });
 }
 
 TEST(ValidationStrides, TypedViewWithStridesOfAnotherRankIsRejected) {
@@ -330,13 +306,10 @@ TEST(ValidationStrides, StridesCountsAsDimensionCountEntries) {
 // Data pointers
 
 TEST(ValidationData, NullDataIsRejectedForEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      c.t[role].null_data = true;
-      expect_error(c, {ErrorCode::null_pointer, role_name(role), "Data", -1});
-    }
+  for_each_tensor([](Call c, int role) {
+    c.t[role].null_data = true;
+    expect_error(c, {ErrorCode::null_pointer, role_name(role), "Data", -1});
+  });
 }
 
 // ================================================================================================
@@ -344,19 +317,16 @@ TEST(ValidationData, NullDataIsRejectedForEveryTensor) {
 // round-up to 4)
 
 TEST(ValidationBufferSize, OneByteTooSmallIsRejectedForEveryTensor) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      SCOPED_TRACE(trace(op, role));
-      Call c = make_call(op);
-      const std::size_t exact = extent_bytes(c.t[role]);
-      c.t[role].total_bytes = exact - 1;
-      expect_dispatch_error(c, {ErrorCode::buffer_too_small, role_name(role), "TotalTensorSizeInBytes", -1,
-                                "at least " + std::to_string(exact), std::to_string(exact - 1)});
-      c.t[role].total_bytes = exact;  // exactly enough
-      expect_ok(c);
-      c.t[role].total_bytes = exact + 1000;  // more than enough
-      expect_ok(c);
-    }
+  for_each_tensor([](Call c, int role) {
+    const std::size_t exact = extent_bytes(c.t[role]);
+    c.t[role].total_bytes = exact - 1;
+    expect_dispatch_error(c, {ErrorCode::buffer_too_small, role_name(role), "TotalTensorSizeInBytes", -1,
+                              "at least " + std::to_string(exact), std::to_string(exact - 1)});
+    c.t[role].total_bytes = exact;  // exactly enough
+    expect_ok(c);
+    c.t[role].total_bytes = exact + 1000;  // more than enough
+    expect_ok(c);
+  });
 }
 
 TEST(ValidationBufferSize, ExtentIsLastElementPlusOneWithoutRoundingToFour) {
@@ -494,17 +464,16 @@ TEST(ValidationOverflow, OutputByteExtentBeyondInt64IsRejected) {
 
 TEST(ValidationDataType, UnknownAndOutOfRangeDataTypesAreRejected) {
   const std::uint32_t bad[] = {0, 12, 13, 99, 0xFFFFFFFFu};
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      if (role == kIndices) continue;
-      for (std::uint32_t v : bad) {
-        SCOPED_TRACE(trace(op, role) + " DataType " + std::to_string(v));
-        Call c = make_call(op);
-        c.t[role].type = static_cast<DataType>(v);
-        expect_dispatch_error(c, {ErrorCode::unsupported_data_type, role_name(role), "DataType", -1, std::nullopt,
-                                  std::to_string(v)});
-      }
+  for_each_tensor([&](const Call& base, int role) {
+    if (role == kIndices) return;
+    for (std::uint32_t v : bad) {
+      SCOPED_TRACE("DataType " + std::to_string(v));
+      Call c = base;
+      c.t[role].type = static_cast<DataType>(v);
+      expect_dispatch_error(c, {ErrorCode::unsupported_data_type, role_name(role), "DataType", -1, std::nullopt,
+                                std::to_string(v)});
     }
+  });
 }
 
 TEST(ValidationDataType, UnknownAndOutOfRangeIndexTypesAreRejected) {
@@ -531,18 +500,17 @@ TEST(ValidationDataType, NonIndexTypesAreRejectedAsIndexTypes) {
 }
 
 TEST(ValidationDataType, OutputAndUpdatesMustMatchInput) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      if (role == kInput || role == kIndices) continue;
-      for (DataType t : data_types()) {
-        if (t == DataType::FLOAT32) continue;
-        SCOPED_TRACE(trace(op, role) + " " + dmlref::name(t));
-        Call c = make_call(op);
-        c.t[role].type = t;
-        expect_dispatch_error(c, {ErrorCode::data_type_mismatch, role_name(role), "DataType", -1, "FLOAT32",
-                                  dmlref::name(t)});
-      }
+  for_each_tensor([](const Call& base, int role) {
+    if (role == kInput || role == kIndices) return;
+    for (DataType t : data_types()) {
+      if (t == DataType::FLOAT32) continue;
+      SCOPED_TRACE(dmlref::name(t));
+      Call c = base;
+      c.t[role].type = t;
+      expect_dispatch_error(c, {ErrorCode::data_type_mismatch, role_name(role), "DataType", -1, "FLOAT32",
+                                dmlref::name(t)});
     }
+  });
 }
 
 TEST(ValidationDataType, SameWidthIsNotSameType) {
@@ -559,61 +527,33 @@ TEST(ValidationDataType, SameWidthIsNotSameType) {
 
 TEST(ValidationShapeHelpers, ReportTheOperatorsErrorForTheSameSizes) {
   std::vector<std::pair<std::string, Call>> cases;
-  auto add = [&](const std::string& label, Call c) { cases.emplace_back(label, std::move(c)); };
-  for (Op op : harness::all_ops) {
+  // The default call of `op`, changed by `change`.
+  auto add = [&](const std::string& label, Op op, auto change) {
     Call c = make_call(op);
-    c.indices().sizes.insert(c.indices().sizes.begin(), 1);
-    add("indices rank", c);
-    c = make_call(op);
-    c.indices().sizes.back() = 0;
-    add("indices size 0", c);
-    c = make_call(op);
-    c.input().sizes[0] = -1;
-    add("input size -1", c);
+    change(c);
+    cases.emplace_back(label, std::move(c));
+  };
+  for (Op op : harness::all_ops) {
+    add("indices rank", op, [](Call& c) { c.indices().sizes.insert(c.indices().sizes.begin(), 1); });
+    add("indices size 0", op, [](Call& c) { c.indices().sizes.back() = 0; });
+    add("input size -1", op, [](Call& c) { c.input().sizes[0] = -1; });
     if (is_scatter(op)) {
-      c = make_call(op);
-      c.updates().sizes.insert(c.updates().sizes.begin(), 1);
-      add("updates rank", c);
-      c = make_call(op);
-      c.updates().sizes.back() = 0;
-      add("updates size 0", c);
-      c = make_call(op);
-      c.updates().sizes.back() += 1;
-      add("updates sizes", c);
+      add("updates rank", op, [](Call& c) { c.updates().sizes.insert(c.updates().sizes.begin(), 1); });
+      add("updates size 0", op, [](Call& c) { c.updates().sizes.back() = 0; });
+      add("updates sizes", op, [](Call& c) { c.updates().sizes.back() += 1; });
     }
   }
-  {
-    Call c = make_call(Op::gather);
-    c.attr[1] = 2;
-    add("Gather dropped entry", c);
-    c = make_call(Op::gather);
-    c.indices().sizes[0] = 2;
-    add("Gather leading", c);
-    c = make_call(Op::gather);
-    c.attr[0] = 3;
-    add("Gather Axis", c);
-  }
-  {
-    Call c = make_call(Op::gather_elements);
-    c.indices().sizes[0] = 3;
-    add("GatherElements off-axis", c);
-  }
+  add("Gather dropped entry", Op::gather, [](Call& c) { c.attr[1] = 2; });
+  add("Gather leading", Op::gather, [](Call& c) { c.indices().sizes[0] = 2; });
+  add("Gather Axis", Op::gather, [](Call& c) { c.attr[0] = 3; });
+  add("GatherElements off-axis", Op::gather_elements, [](Call& c) { c.indices().sizes[0] = 3; });
   for (Op op : {Op::gather_nd, Op::gather_nd1, Op::scatter_nd}) {
-    Call c = make_call(op);
-    c.input().sizes[0] = 2;
-    add(std::string(harness::name(op)) + " input leading", c);
-    c = make_call(op);
-    c.indices().sizes.back() = 3;
-    add(std::string(harness::name(op)) + " K", c);
-    c = make_call(op);
-    c.attr[0] = 0;
-    add(std::string(harness::name(op)) + " r 0", c);
+    const std::string name = harness::name(op);
+    add(name + " input leading", op, [](Call& c) { c.input().sizes[0] = 2; });
+    add(name + " K", op, [](Call& c) { c.indices().sizes.back() = 3; });
+    add(name + " r 0", op, [](Call& c) { c.attr[0] = 0; });
   }
-  {
-    Call c = make_call(Op::gather_nd1);
-    c.indices().sizes[1] = 3;
-    add("GatherND1 batch", c);
-  }
+  add("GatherND1 batch", Op::gather_nd1, [](Call& c) { c.indices().sizes[1] = 3; });
   for (const auto& [label, c] : cases) {
     SCOPED_TRACE(trace(c.op) + ": " + label);
     Bound b = bind(c);
@@ -634,20 +574,19 @@ TEST(ValidationShapeHelpers, ReportTheOperatorsErrorForTheSameSizes) {
 // Overlap and in place (docs/semantics.md, "Rules shared by all operators", 5: bounding ranges)
 
 TEST(ValidationOverlap, OutputOverlappingAnyInputIsRejected) {
-  for (Op op : harness::all_ops)
-    for (int role : make_call(op).roles()) {
-      if (role == kOutput) continue;
-      for (std::size_t offset : {std::size_t{0}, std::size_t{4}}) {
-        SCOPED_TRACE(trace(op, role) + " at byte " + std::to_string(offset));
-        Call c = make_call(op);
-        c.output().alias_of = role;
-        c.output().alias_offset = offset;
-        // A scatter's output at offset 0 of its input with the same strides is in place (allowed).
-        if (op == Op::scatter || op == Op::scatter_nd)
-          if (role == kInput && offset == 0) continue;
-        expect_error(c, {ErrorCode::overlapping_tensors, "OutputTensor", "Data", -1, std::nullopt, role_name(role)});
-      }
+  for_each_tensor([](const Call& base, int role) {
+    if (role == kOutput) return;
+    for (std::size_t offset : {std::size_t{0}, std::size_t{4}}) {
+      SCOPED_TRACE("at byte " + std::to_string(offset));
+      Call c = base;
+      c.output().alias_of = role;
+      c.output().alias_offset = offset;
+      // A scatter's output at offset 0 of its input with the same strides is in place (allowed).
+      if (c.op == Op::scatter || c.op == Op::scatter_nd)
+        if (role == kInput && offset == 0) continue;
+      expect_error(c, {ErrorCode::overlapping_tensors, "OutputTensor", "Data", -1, std::nullopt, role_name(role)});
     }
+  });
 }
 
 TEST(ValidationOverlap, OutputEndingInsideAnInputIsRejected) {
@@ -938,40 +877,36 @@ Bound run(const Call& c, Prepare&& prepare) {
 // ================================================================================================
 // TotalTensorSizeInBytes above INT64_MAX (ValidationBufferSize checks IndicesTensor of a Gather).
 
-/// A small valid call of each operator: FLOAT32 data, INT32 indices (all 0).
-Call small_call(Op op) {
+/// A call of `op` with FLOAT32 data, INT32 indices and these sizes and attributes.
+Call int32_call(Op op, Sizes in, Sizes idx, Sizes upd, Sizes out, std::array<std::uint32_t, 3> attr) {
   Call c;
   c.op = op;
   c.t[kIndices].type = DataType::INT32;
+  c.t[kInput].sizes = std::move(in);
+  c.t[kIndices].sizes = std::move(idx);
+  c.t[kUpdates].sizes = std::move(upd);
+  c.t[kOutput].sizes = std::move(out);
+  for (int k = 0; k < 3; ++k) c.attr[k] = attr[static_cast<std::size_t>(k)];
+  return c;
+}
+
+/// A small valid call of each operator: FLOAT32 data, INT32 indices (all 0); UpdatesTensor {1,1}
+/// where unused.
+Call small_call(Op op) {
   switch (op) {
     case Op::gather:  // {2,3} axis 1, P 1: indices {1,2} -> {2,2}
-      c.t[kInput].sizes = {2, 3};
-      c.t[kIndices].sizes = {1, 2};
-      c.t[kOutput].sizes = {2, 2};
-      c.attr[0] = 1;
-      c.attr[1] = 1;
-      break;
+      return int32_call(op, {2, 3}, {1, 2}, {1, 1}, {2, 2}, {1, 1});
     case Op::gather_elements:  // {2,3} axis 1: indices {2,2} -> {2,2}
-    case Op::scatter:          // {2,3} axis 1: indices, updates {2,2}
-      c.t[kInput].sizes = {2, 3};
-      c.t[kIndices].sizes = {2, 2};
-      c.t[kUpdates].sizes = {2, 2};
-      c.t[kOutput].sizes = op == Op::scatter ? Sizes{2, 3} : Sizes{2, 2};
-      c.attr[0] = 1;
-      break;
+      return int32_call(op, {2, 3}, {2, 2}, {1, 1}, {2, 2}, {1});
+    case Op::scatter:  // {2,3} axis 1: indices, updates {2,2}
+      return int32_call(op, {2, 3}, {2, 2}, {2, 2}, {2, 3}, {1});
     case Op::gather_nd:   // r 2, q 2: {2,3} x {2,1} -> {2,3}
     case Op::gather_nd1:  // the same with B 0
+      return int32_call(op, {2, 3}, {2, 1}, {1, 1}, {2, 3}, {2, 2});
     case Op::scatter_nd:  // updates {2,3}, output {2,3}
-      c.t[kInput].sizes = {2, 3};
-      c.t[kIndices].sizes = {2, 1};
-      c.t[kUpdates].sizes = {2, 3};
-      c.t[kOutput].sizes = {2, 3};
-      c.attr[0] = 2;
-      c.attr[1] = 2;
-      break;
+      return int32_call(op, {2, 3}, {2, 1}, {2, 3}, {2, 3}, {2, 2});
   }
-  if (!is_scatter(op)) c.t[kUpdates].sizes = {1, 1};  // unused
-  return c;
+  return {};
 }
 
 TEST(BadInputsTotalBytes, AboveInt64MaxIsAnOverflowForEveryTensorOfEveryOperator) {
@@ -1007,60 +942,27 @@ TEST(BadInputsTotalBytes, AboveInt64MaxIsAnOverflowForEveryTensorOfEveryOperator
 /// Each operator at D = 3, with size-1 dimensions in every tensor (the innermost of IndicesTensor
 /// among them): FLOAT32 data, INT32 indices (written by `index_values`).
 Call size_one_call(Op op, std::vector<std::int32_t>& index_values) {
-  Call c;
-  c.op = op;
-  c.t[kIndices].type = DataType::INT32;
-  c.t[kUpdates].sizes = {1, 1, 1};
   switch (op) {
     case Op::gather:  // axis 1, P 2: {1,3,1} x {1,2,1}: L = {1,2,1,1} -> {2,1,1}
-      c.t[kInput].sizes = {1, 3, 1};
-      c.t[kIndices].sizes = {1, 2, 1};
-      c.t[kOutput].sizes = {2, 1, 1};
-      c.attr[0] = 1;
-      c.attr[1] = 2;
       index_values = {2, 0};
-      break;
+      return int32_call(op, {1, 3, 1}, {1, 2, 1}, {1, 1, 1}, {2, 1, 1}, {1, 2});
     case Op::gather_elements:  // axis 0: {3,2,1} x {2,2,1} -> {2,2,1}
-      c.t[kInput].sizes = {3, 2, 1};
-      c.t[kIndices].sizes = {2, 2, 1};
-      c.t[kOutput].sizes = {2, 2, 1};
       index_values = {2, 0, 1, 2};
-      break;
+      return int32_call(op, {3, 2, 1}, {2, 2, 1}, {1, 1, 1}, {2, 2, 1}, {});
     case Op::gather_nd:  // r 2, q 3, K 1: {1,3,2} x {1,2,1} -> {1,2,2}
-      c.t[kInput].sizes = {1, 3, 2};
-      c.t[kIndices].sizes = {1, 2, 1};
-      c.t[kOutput].sizes = {1, 2, 2};
-      c.attr[0] = 2;
-      c.attr[1] = 3;
       index_values = {2, 0};
-      break;
+      return int32_call(op, {1, 3, 2}, {1, 2, 1}, {1, 1, 1}, {1, 2, 2}, {2, 3});
     case Op::gather_nd1:  // r 3, q 3, B 1, K 1: {2,3,1} x {2,1,1} -> {2,1,1}
-      c.t[kInput].sizes = {2, 3, 1};
-      c.t[kIndices].sizes = {2, 1, 1};
-      c.t[kOutput].sizes = {2, 1, 1};
-      c.attr[0] = 3;
-      c.attr[1] = 3;
-      c.attr[2] = 1;
       index_values = {2, 0};
-      break;
+      return int32_call(op, {2, 3, 1}, {2, 1, 1}, {1, 1, 1}, {2, 1, 1}, {3, 3, 1});
     case Op::scatter:  // axis 0: {3,2,1}, indices and updates {2,2,1}
-      c.t[kInput].sizes = {3, 2, 1};
-      c.t[kIndices].sizes = {2, 2, 1};
-      c.t[kUpdates].sizes = {2, 2, 1};
-      c.t[kOutput].sizes = {3, 2, 1};
       index_values = {2, 0, 1, 2};
-      break;
+      return int32_call(op, {3, 2, 1}, {2, 2, 1}, {2, 2, 1}, {3, 2, 1}, {});
     case Op::scatter_nd:  // r 2, q 3, K 1: {1,3,2}, indices {1,2,1}, updates {1,2,2}
-      c.t[kInput].sizes = {1, 3, 2};
-      c.t[kIndices].sizes = {1, 2, 1};
-      c.t[kUpdates].sizes = {1, 2, 2};
-      c.t[kOutput].sizes = {1, 3, 2};
-      c.attr[0] = 2;
-      c.attr[1] = 3;
       index_values = {2, 0};
-      break;
+      return int32_call(op, {1, 3, 2}, {1, 2, 1}, {1, 2, 2}, {1, 3, 2}, {2, 3});
   }
-  return c;
+  return {};
 }
 
 Sizes packed_strides(const Sizes& sizes) {
@@ -1129,63 +1031,23 @@ TEST(BadInputsOverflowSafety, SizeOneDimensionsMayHaveAnyStride) {
 // The dimension that the indices address has size 1 too, for every operator: every value is 0 (or
 // -1), or clamps to 0.
 TEST(BadInputsOverflowSafety, AnIndexedDimensionOfSizeOneMayHaveAnyStride) {
-  Call elements;  // GatherElements, axis 0: {1,1} x {2,1} -> {2,1}
-  elements.op = Op::gather_elements;
-  elements.t[kIndices].type = DataType::INT32;
-  elements.t[kInput].sizes = {1, 1};
-  elements.t[kIndices].sizes = {2, 1};
-  elements.t[kOutput].sizes = {2, 1};
-  expect_any_stride_on_size_one_dimensions(elements, {0, -1});
-
-  Call scatter;  // Scatter, axis 1: {2,1} with indices and updates {2,1}
-  scatter.op = Op::scatter;
-  scatter.attr[0] = 1;
-  scatter.t[kIndices].type = DataType::INT32;
-  for (Role role : {kInput, kIndices, kUpdates, kOutput}) scatter.t[role].sizes = {2, 1};
-  expect_any_stride_on_size_one_dimensions(scatter, {0, -1});
-
-  Call gather;  // Gather, axis 1, P 2: {1,1,1} x {1,2,1} -> {2,1,1}
-  gather.op = Op::gather;
-  gather.attr[0] = 1;
-  gather.attr[1] = 2;
-  gather.t[kIndices].type = DataType::INT32;
-  gather.t[kInput].sizes = {1, 1, 1};
-  gather.t[kIndices].sizes = {1, 2, 1};
-  gather.t[kOutput].sizes = {2, 1, 1};
-  expect_any_stride_on_size_one_dimensions(gather, {0, -1});
-
-  Call nd;  // GatherND, r 2, q 3, K 1: {1,1,2} x {1,2,1} -> {1,2,2}
-  nd.op = Op::gather_nd;
-  nd.attr[0] = 2;
-  nd.attr[1] = 3;
-  nd.t[kIndices].type = DataType::INT32;
-  nd.t[kInput].sizes = {1, 1, 2};
-  nd.t[kIndices].sizes = {1, 2, 1};
-  nd.t[kOutput].sizes = {1, 2, 2};
-  expect_any_stride_on_size_one_dimensions(nd, {0, -1});
-
-  Call nd1;  // GatherND1, r 3, q 3, B 1, K 1: {2,1,1} x {2,1,1} -> {2,1,1}
-  nd1.op = Op::gather_nd1;
-  nd1.attr[0] = 3;
-  nd1.attr[1] = 3;
-  nd1.attr[2] = 1;
-  nd1.t[kIndices].type = DataType::INT32;
-  nd1.t[kInput].sizes = {2, 1, 1};
-  nd1.t[kIndices].sizes = {2, 1, 1};
-  nd1.t[kOutput].sizes = {2, 1, 1};
-  expect_any_stride_on_size_one_dimensions(nd1, {0, -1});
-
-  Call scatter_nd;  // ScatterND, r 2, q 3, K 1: {1,1,2}, indices {1,2,1}, updates {1,2,2} (both rows
-                    // write row 0: the last wins, packed or not)
-  scatter_nd.op = Op::scatter_nd;
-  scatter_nd.attr[0] = 2;
-  scatter_nd.attr[1] = 3;
-  scatter_nd.t[kIndices].type = DataType::INT32;
-  scatter_nd.t[kInput].sizes = {1, 1, 2};
-  scatter_nd.t[kIndices].sizes = {1, 2, 1};
-  scatter_nd.t[kUpdates].sizes = {1, 2, 2};
-  scatter_nd.t[kOutput].sizes = {1, 1, 2};
-  expect_any_stride_on_size_one_dimensions(scatter_nd, {0, -1});
+  // GatherElements, axis 0: {1,1} x {2,1} -> {2,1}
+  expect_any_stride_on_size_one_dimensions(int32_call(Op::gather_elements, {1, 1}, {2, 1}, {}, {2, 1}, {}), {0, -1});
+  // Scatter, axis 1: {2,1} with indices and updates {2,1}
+  expect_any_stride_on_size_one_dimensions(int32_call(Op::scatter, {2, 1}, {2, 1}, {2, 1}, {2, 1}, {1}), {0, -1});
+  // Gather, axis 1, P 2: {1,1,1} x {1,2,1} -> {2,1,1}
+  expect_any_stride_on_size_one_dimensions(int32_call(Op::gather, {1, 1, 1}, {1, 2, 1}, {}, {2, 1, 1}, {1, 2}),
+                                           {0, -1});
+  // GatherND, r 2, q 3, K 1: {1,1,2} x {1,2,1} -> {1,2,2}
+  expect_any_stride_on_size_one_dimensions(int32_call(Op::gather_nd, {1, 1, 2}, {1, 2, 1}, {}, {1, 2, 2}, {2, 3}),
+                                           {0, -1});
+  // GatherND1, r 3, q 3, B 1, K 1: {2,1,1} x {2,1,1} -> {2,1,1}
+  expect_any_stride_on_size_one_dimensions(
+      int32_call(Op::gather_nd1, {2, 1, 1}, {2, 1, 1}, {}, {2, 1, 1}, {3, 3, 1}), {0, -1});
+  // ScatterND, r 2, q 3, K 1: {1,1,2}, indices {1,2,1}, updates {1,2,2} (both rows write row 0: the
+  // last wins, packed or not)
+  expect_any_stride_on_size_one_dimensions(
+      int32_call(Op::scatter_nd, {1, 1, 2}, {1, 2, 1}, {1, 2, 2}, {1, 1, 2}, {2, 3}), {0, -1});
 }
 
 // ================================================================================================
@@ -1240,41 +1102,24 @@ std::vector<IndexValue> edge_values(DataType type, std::int64_t n) {
 /// (stride 0), read through three index values. Every output element is that element.
 Call huge_gather(Op op, DataType data, DataType index, std::int64_t n) {
   Call c;
-  c.op = op;
-  c.t[kInput].type = c.t[kOutput].type = data;
-  c.t[kIndices].type = index;
-  c.t[kUpdates].sizes = {1};
-  c.t[kInput].buffer_bytes = dmlref::element_size(data);
   switch (op) {
     case Op::gather:  // {1, n} axis 1 (innermost), P 1: indices {1, 3} -> {1, 3}
     case Op::gather_elements:  // {1, n} axis 1: indices {1, 3} -> {1, 3}
-      c.t[kInput].sizes = {1, n};
-      c.t[kInput].strides = {0, 0};
-      c.t[kIndices].sizes = {1, 3};
-      c.t[kOutput].sizes = {1, 3};
-      c.attr[0] = 1;
-      c.attr[1] = 1;
+      c = int32_call(op, {1, n}, {1, 3}, {1}, {1, 3}, {1, 1});
       break;
     case Op::gather_nd:  // r 1, q 2: input {1, n}, indices {3, 1} (three 1-tuples) -> {1, 3}
-      c.t[kInput].sizes = {1, n};
-      c.t[kInput].strides = {0, 0};
-      c.t[kIndices].sizes = {3, 1};
-      c.t[kOutput].sizes = {1, 3};
-      c.attr[0] = 1;
-      c.attr[1] = 2;
+      c = int32_call(op, {1, n}, {3, 1}, {1}, {1, 3}, {1, 2});
       break;
     case Op::gather_nd1:  // r 2, q 3, B 1: input {1, 1, n}, indices {1, 3, 1} -> {1, 1, 3}
-      c.t[kInput].sizes = {1, 1, n};
-      c.t[kInput].strides = {0, 0, 0};
-      c.t[kIndices].sizes = {1, 3, 1};
-      c.t[kOutput].sizes = {1, 1, 3};
-      c.attr[0] = 2;
-      c.attr[1] = 3;
-      c.attr[2] = 1;
+      c = int32_call(op, {1, 1, n}, {1, 3, 1}, {1}, {1, 1, 3}, {2, 3, 1});
       break;
     case Op::scatter:
-    case Op::scatter_nd: break;
+    case Op::scatter_nd: c.op = op; break;
   }
+  c.t[kInput].type = c.t[kOutput].type = data;
+  c.t[kIndices].type = index;
+  c.t[kInput].strides = Sizes(c.t[kInput].sizes.size(), 0);
+  c.t[kInput].buffer_bytes = dmlref::element_size(data);
   return c;
 }
 

@@ -175,4 +175,12 @@ std::vector<T> values(const Buffer& b) {
   return v;
 }
 
+/// A payload for `count` rows of `block` elements of T, `pitch` elements apart (the last row not
+/// padded), starting `misalign` bytes past a cache line.
+template <class T>
+Buffer rows(std::int64_t count, std::int64_t block, std::int64_t pitch, std::int64_t misalign) {
+  const std::int64_t bytes = ((count - 1) * pitch + block) * static_cast<std::int64_t>(sizeof(T));
+  return Buffer(static_cast<std::size_t>(bytes), kSentinel, static_cast<std::size_t>(misalign));
+}
+
 }  // namespace guarded

@@ -309,23 +309,30 @@ inline std::optional<Sizes> gather_shape(const Sizes& in, const Sizes& idx, std:
     return part(L, P - 1, L.size());
 }
 
-/// Spec §3.3 / §3.4.
-inline std::optional<Sizes> gather_elements_shape(const Sizes& in, const Sizes& idx, std::uint32_t axis,
-                                                  std::string& why) {
-    if (!common_dims({{"InputTensor", &in}, {"IndicesTensor", &idx}}, why)) return std::nullopt;
+/// Spec §3.4 / §6.4 (GATHER_ELEMENTS and SCATTER): Axis < D, and IndicesTensor equals InputTensor
+/// in every dimension but Axis.
+inline bool axis_and_off_axis_sizes(const Sizes& in, const Sizes& idx, std::uint32_t axis, std::string& why) {
     const std::size_t D = in.size();
     if (axis >= D) {
         why = "Axis " + std::to_string(axis) + " is not < DimensionCount " + std::to_string(D);
-        return std::nullopt;
+        return false;
     }
     for (std::size_t d = 0; d < D; ++d) {
         if (d != axis && idx[d] != in[d]) {
             why = "IndicesTensor.Sizes[" + std::to_string(d) + "] = " + num(idx[d]) +
                   " differs from InputTensor.Sizes[" + std::to_string(d) + "] = " + num(in[d]) +
                   " (only Axis may differ)";
-            return std::nullopt;
+            return false;
         }
     }
+    return true;
+}
+
+/// Spec §3.3 / §3.4.
+inline std::optional<Sizes> gather_elements_shape(const Sizes& in, const Sizes& idx, std::uint32_t axis,
+                                                  std::string& why) {
+    if (!common_dims({{"InputTensor", &in}, {"IndicesTensor", &idx}}, why)) return std::nullopt;
+    if (!axis_and_off_axis_sizes(in, idx, axis, why)) return std::nullopt;
     return idx;
 }
 
@@ -378,19 +385,7 @@ inline std::optional<Sizes> scatter_shape(const Sizes& in, const Sizes& idx, con
                                           std::string& why) {
     if (!common_dims({{"InputTensor", &in}, {"IndicesTensor", &idx}, {"UpdatesTensor", &upd}}, why))
         return std::nullopt;
-    const std::size_t D = in.size();
-    if (axis >= D) {
-        why = "Axis " + std::to_string(axis) + " is not < DimensionCount " + std::to_string(D);
-        return std::nullopt;
-    }
-    for (std::size_t d = 0; d < D; ++d) {
-        if (d != axis && idx[d] != in[d]) {
-            why = "IndicesTensor.Sizes[" + std::to_string(d) + "] = " + num(idx[d]) +
-                  " differs from InputTensor.Sizes[" + std::to_string(d) + "] = " + num(in[d]) +
-                  " (only Axis may differ)";
-            return std::nullopt;
-        }
-    }
+    if (!axis_and_off_axis_sizes(in, idx, axis, why)) return std::nullopt;
     if (upd != idx) {
         why = "UpdatesTensor.Sizes " + text(upd) + " differ from IndicesTensor.Sizes " + text(idx);
         return std::nullopt;
@@ -548,6 +543,38 @@ inline Result find_collision(const char* op, const Sizes& updates_sizes, const S
     return success();
 }
 
+/// A GATHER_ND output (or SCATTER_ND updates) coordinate u, with p = u[D−M,D): its group
+/// g = p[0,q−1), its tail t = p[q−1,M), and s, g's index tuple (K normalized values).
+struct NdParts {
+    Coord g, s, t;
+};
+inline NdParts nd_parts(const Coord& u, std::size_t D, std::size_t M, std::size_t q, std::size_t K,
+                        const Sizes& indices_sizes, const std::vector<std::int64_t>& norm) {
+    const Coord p = part(u, D - M, D);
+    NdParts n{part(p, 0, q - 1), Coord(K, 0), part(p, q - 1, M)};
+    for (std::size_t k = 0; k < K; ++k) {
+        const Coord j = cat(cat(repeat(0, D - q), n.g), {static_cast<std::int64_t>(k)});
+        n.s[k] = norm[static_cast<std::size_t>(row_major(j, indices_sizes))];
+    }
+    return n;
+}
+
+/// The scatters' last step: the collision check when asked for, then output = input and every
+/// update, in row-major order, written at target_of(its coordinate) (later writes win).
+template <class TargetOf>
+Result write_updates(const char* op, const Tensor& input, const Tensor& updates, const Output& output, bool in_place,
+                     bool report_collisions, const TargetOf& target_of) {
+    if (report_collisions) {
+        if (Result r = find_collision(op, updates.sizes, output.sizes, target_of); !r.ok) return r;
+    }
+    copy_input(input, output, in_place);
+    Coord u(updates.sizes.size(), 0);
+    do {
+        std::memcpy(at(output, target_of(u)), at(updates, u), input.element_size);
+    } while (next(u, updates.sizes));
+    return success();
+}
+
 }  // namespace detail
 
 // ============================================================================================
@@ -599,13 +626,13 @@ inline std::optional<std::vector<std::int64_t>> scatter_output_sizes(const std::
     return detail::scatter_shape(input_sizes, indices_sizes, updates_sizes, axis, why);
 }
 
-/// SCATTER_ND (§7.3): the required UpdatesTensor sizes, (1 × (D−M)) ⧺ IdxA[0,q−1) ⧺ InA[K,r).
+/// SCATTER_ND (§7.3): the required UpdatesTensor sizes, (1 × (D−M)) ⧺ IdxA[0,q−1) ⧺ InA[K,r): what
+/// GATHER_ND would output for the same input and indices.
 inline std::optional<std::vector<std::int64_t>> scatter_nd_updates_sizes(const std::vector<std::int64_t>& input_sizes,
                                                                          const std::vector<std::int64_t>& indices_sizes,
                                                                          std::uint32_t input_dimension_count,
                                                                          std::uint32_t indices_dimension_count) {
-    std::string why;
-    return detail::gather_nd_shape(input_sizes, indices_sizes, input_dimension_count, indices_dimension_count, 0, why);
+    return gather_nd_output_sizes(input_sizes, indices_sizes, input_dimension_count, indices_dimension_count);
 }
 
 /// SCATTER_ND (§7.3): Out = In, provided the updates have the required sizes.
@@ -713,15 +740,8 @@ inline Result gather_nd1(const Tensor& input, const Indices& indices, const Outp
 
     Coord o(D, 0);
     do {
-        const Coord p = part(o, D - M, D);
-        const Coord g = part(p, 0, q - 1);
-        const Coord t = part(p, q - 1, M);
-        Coord s(K, 0);
-        for (std::size_t k = 0; k < K; ++k) {
-            const Coord j = cat(cat(repeat(0, D - q), g), {static_cast<std::int64_t>(k)});
-            s[k] = norm[static_cast<std::size_t>(row_major(j, indices.sizes))];
-        }
-        const Coord i = cat(cat(cat(repeat(0, D - r), part(g, 0, B)), s), t);
+        const NdParts n = nd_parts(o, D, M, q, K, indices.sizes, norm);
+        const Coord i = cat(cat(cat(repeat(0, D - r), part(n.g, 0, B)), n.s), n.t);
         std::memcpy(at(output, o), at(input, i), input.element_size);
     } while (next(o, output.sizes));
     return success();
@@ -758,16 +778,7 @@ inline Result scatter(const Tensor& input, const Indices& indices, const Tensor&
         o[axis] = norm[static_cast<std::size_t>(row_major(u, indices.sizes))];
         return o;
     };
-    if (report_collisions) {
-        if (Result r = find_collision(op, updates.sizes, output.sizes, target_of); !r.ok) return r;
-    }
-
-    copy_input(input, output, in_place);
-    Coord u(updates.sizes.size(), 0);
-    do {
-        std::memcpy(at(output, target_of(u)), at(updates, u), input.element_size);
-    } while (next(u, updates.sizes));
-    return success();
+    return write_updates(op, input, updates, output, in_place, report_collisions, target_of);
 }
 
 /// DML_OPERATOR_SCATTER_ND (§7): output = input; output[indices[g], t] = updates[g, t], updates
@@ -805,26 +816,10 @@ inline Result scatter_nd(const Tensor& input, const Indices& indices, const Tens
     if (Result res = normalize_all(op, indices, policy, tuple_dimension, norm); !res.ok) return res;
 
     const auto target_of = [&](const Coord& u) {
-        const Coord p = part(u, D - M, D);
-        const Coord g = part(p, 0, q - 1);
-        const Coord t = part(p, q - 1, M);
-        Coord s(K, 0);
-        for (std::size_t k = 0; k < K; ++k) {
-            const Coord j = cat(cat(repeat(0, D - q), g), {static_cast<std::int64_t>(k)});
-            s[k] = norm[static_cast<std::size_t>(row_major(j, indices.sizes))];
-        }
-        return cat(cat(repeat(0, D - r), s), t);
+        const NdParts n = nd_parts(u, D, M, q, K, indices.sizes, norm);
+        return cat(cat(repeat(0, D - r), n.s), n.t);
     };
-    if (report_collisions) {
-        if (Result res = find_collision(op, updates.sizes, output.sizes, target_of); !res.ok) return res;
-    }
-
-    copy_input(input, output, in_place);
-    Coord u(updates.sizes.size(), 0);
-    do {
-        std::memcpy(at(output, target_of(u)), at(updates, u), input.element_size);
-    } while (next(u, updates.sizes));
-    return success();
+    return write_updates(op, input, updates, output, in_place, report_collisions, target_of);
 }
 
 }  // namespace oracle

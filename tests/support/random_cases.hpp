@@ -280,23 +280,13 @@ inline std::uint64_t load_bits(const unsigned char* p, std::size_t size) {
 
 // ---- shapes and layouts ----
 
-inline std::int64_t count(const Sizes& sizes) {
-  std::int64_t n = 1;
-  for (std::int64_t s : sizes) n *= s;
-  return n;
-}
+// Element count and row-major stepping: the oracle's (plain loops, no library code).
+using oracle::detail::count;
+using oracle::detail::next;
 inline std::int64_t dot(const Sizes& c, const Sizes& strides) {
   std::int64_t o = 0;
   for (std::size_t d = 0; d < c.size(); ++d) o += c[d] * strides[d];
   return o;
-}
-/// Next coordinate in row-major order; false after the last.
-inline bool next(Sizes& c, const Sizes& sizes) {
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    if (++c[d] < sizes[d]) return true;
-    c[d] = 0;
-  }
-  return false;
 }
 inline Sizes unravel(std::int64_t linear, const Sizes& sizes) {
   Sizes c(sizes.size(), 0);
@@ -1016,6 +1006,24 @@ inline int big_variants(Op op) {
     case Op::scatter_nd: return 5;
   }
   return 1;
+}
+
+/// One Aim::big configuration per construction of `op` (20% in place); scatters each also with
+/// many duplicate indices.
+inline std::vector<Config> big_configs(Op op) {
+  std::vector<Config> configs;
+  for (int v = 0; v < big_variants(op); ++v) {
+    Config cfg;
+    cfg.aim = Aim::big;
+    cfg.variant = v;
+    cfg.in_place_percent = 20;
+    configs.push_back(cfg);
+    if (is_scatter(op)) {
+      cfg.duplicates = Duplicates::many;
+      configs.push_back(cfg);
+    }
+  }
+  return configs;
 }
 
 // ---- filling buffers ----

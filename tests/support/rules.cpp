@@ -53,13 +53,6 @@ bool store_value(guarded::Buffer& buf, std::size_t i, DataType t, std::uint64_t 
   return false;
 }
 
-bool next_coord(Sizes& c, const Sizes& sizes) {
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    if (++c[d] < sizes[d]) return true;
-    c[d] = 0;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -75,60 +68,32 @@ std::vector<std::uint64_t> u64(std::initializer_list<std::int64_t> v) {
 }
 
 Call make_call(Op op) {
+  // The calls rules.hpp lists: sizes of InputTensor, IndicesTensor (and its values), UpdatesTensor
+  // and OutputTensor, then the attributes.
+  struct Default {
+    Sizes in, idx, values, upd, out;
+    std::uint32_t attr[3];
+  };
+  const Default d = [op]() -> Default {
+    switch (op) {
+      case Op::gather: return {{2, 3, 4}, {1, 1, 2}, {2, 0}, {}, {2, 2, 4}, {1, 1, 0}};
+      case Op::gather_elements: return {{2, 3}, {2, 2}, {0, 2, 1, 1}, {}, {2, 2}, {1, 0, 0}};
+      case Op::gather_nd: return {{1, 2, 3}, {1, 2, 1}, {1, 0}, {}, {1, 2, 3}, {2, 2, 0}};
+      case Op::gather_nd1: return {{1, 2, 2, 3}, {1, 2, 1, 1}, {1, 0}, {}, {1, 2, 1, 3}, {3, 3, 1}};
+      case Op::scatter: return {{2, 3}, {2, 2}, {0, 2, 1, 0}, {2, 2}, {2, 3}, {1, 0, 0}};
+      case Op::scatter_nd: return {{1, 3, 2}, {1, 2, 1}, {2, 0}, {1, 2, 2}, {1, 3, 2}, {2, 2, 0}};
+    }
+    return {};
+  }();
   Call c;
   c.op = op;
   c.indices().type = DataType::UINT32;
-  switch (op) {
-    case Op::gather:
-      c.input().sizes = {2, 3, 4};
-      c.indices().sizes = {1, 1, 2};
-      c.indices().values = u64({2, 0});
-      c.output().sizes = {2, 2, 4};
-      c.attr[0] = 1;
-      c.attr[1] = 1;
-      break;
-    case Op::gather_elements:
-      c.input().sizes = {2, 3};
-      c.indices().sizes = {2, 2};
-      c.indices().values = u64({0, 2, 1, 1});
-      c.output().sizes = {2, 2};
-      c.attr[0] = 1;
-      break;
-    case Op::gather_nd:
-      c.input().sizes = {1, 2, 3};
-      c.indices().sizes = {1, 2, 1};
-      c.indices().values = u64({1, 0});
-      c.output().sizes = {1, 2, 3};
-      c.attr[0] = 2;
-      c.attr[1] = 2;
-      break;
-    case Op::gather_nd1:
-      c.input().sizes = {1, 2, 2, 3};
-      c.indices().sizes = {1, 2, 1, 1};
-      c.indices().values = u64({1, 0});
-      c.output().sizes = {1, 2, 1, 3};
-      c.attr[0] = 3;
-      c.attr[1] = 3;
-      c.attr[2] = 1;
-      break;
-    case Op::scatter:
-      c.input().sizes = {2, 3};
-      c.indices().sizes = {2, 2};
-      c.indices().values = u64({0, 2, 1, 0});
-      c.updates().sizes = {2, 2};
-      c.output().sizes = {2, 3};
-      c.attr[0] = 1;
-      break;
-    case Op::scatter_nd:
-      c.input().sizes = {1, 3, 2};
-      c.indices().sizes = {1, 2, 1};
-      c.indices().values = u64({2, 0});
-      c.updates().sizes = {1, 2, 2};
-      c.output().sizes = {1, 3, 2};
-      c.attr[0] = 2;
-      c.attr[1] = 2;
-      break;
-  }
+  c.input().sizes = d.in;
+  c.indices().sizes = d.idx;
+  for (std::int64_t v : d.values) c.indices().values.push_back(static_cast<std::uint64_t>(v));
+  c.updates().sizes = d.upd;
+  c.output().sizes = d.out;
+  for (int k = 0; k < 3; ++k) c.attr[k] = d.attr[k];
   return c;
 }
 
@@ -213,7 +178,7 @@ Bound bind(const Call& c) {
       std::int64_t offset = 0;
       for (std::size_t d = 0; d < coord.size(); ++d) offset += coord[d] * strides[d];
       std::memcpy(b.data[kIndices] + offset * static_cast<std::int64_t>(w), &idx.values[k], w);  // little-endian
-    } while (++k < idx.values.size() && next_coord(coord, idx.sizes));
+    } while (++k < idx.values.size() && oracle::detail::next(coord, idx.sizes));
     const int owner = idx.alias_of >= 0 ? idx.alias_of : kIndices;
     b.buffer[owner]->snapshot();
   }
@@ -501,19 +466,18 @@ std::vector<IndexCase> index_cases(DataType type, std::int64_t n) {
                               {"n+1000", s(n + 1000), false, std::to_string(n + 1000)}};
   switch (type) {
     case DataType::INT32:
+    case DataType::INT64: {
+      const bool wide = type == DataType::INT64;
+      const std::string name = wide ? "INT64" : "INT32";
+      const std::int64_t lo = wide ? std::numeric_limits<std::int64_t>::min() : std::numeric_limits<std::int32_t>::min();
+      const std::int64_t hi = wide ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int32_t>::max();
       v.push_back({"-1", s(-1), true, "-1"});
       v.push_back({"-n", s(-n), true, std::to_string(-n)});
       v.push_back({"-n-1", s(-n - 1), false, std::to_string(-n - 1)});
-      v.push_back({"INT32_MIN", s(std::numeric_limits<std::int32_t>::min()), false, "-2147483648"});
-      v.push_back({"INT32_MAX", s(std::numeric_limits<std::int32_t>::max()), false, "2147483647"});
+      v.push_back({name + "_MIN", s(lo), false, std::to_string(lo)});
+      v.push_back({name + "_MAX", s(hi), false, std::to_string(hi)});
       break;
-    case DataType::INT64:
-      v.push_back({"-1", s(-1), true, "-1"});
-      v.push_back({"-n", s(-n), true, std::to_string(-n)});
-      v.push_back({"-n-1", s(-n - 1), false, std::to_string(-n - 1)});
-      v.push_back({"INT64_MIN", s(std::numeric_limits<std::int64_t>::min()), false, "-9223372036854775808"});
-      v.push_back({"INT64_MAX", s(std::numeric_limits<std::int64_t>::max()), false, "9223372036854775807"});
-      break;
+    }
     case DataType::UINT32:
       v.push_back({"0xFFFFFFFF (not -1)", 0xFFFFFFFFu, false, "4294967295"});
       v.push_back({"0x80000000", 0x80000000u, false, "2147483648"});

@@ -155,6 +155,27 @@ void expect_ok(const Call& c);
 /// The dispatch layer's message for the call.
 std::string message_of(const Call& c);
 
+/// Calls f(make_call(op), role) for every tensor (role) of every operator's default call, traced.
+template <class F>
+void for_each_tensor(F&& f) {
+  for (Op op : harness::all_ops)
+    for (int role : make_call(op).roles()) {
+      SCOPED_TRACE(trace(op, role));
+      f(make_call(op), role);
+    }
+}
+
+/// Calls f(make_call(op), role, d) for every dimension d of every tensor of every operator.
+template <class F>
+void for_each_dimension(F&& f) {
+  for_each_tensor([&](const Call& base, int role) {
+    for (std::size_t d = 0; d < base.t[role].sizes.size(); ++d) {
+      SCOPED_TRACE("Sizes[" + std::to_string(d) + "]");
+      f(base, role, d);
+    }
+  });
+}
+
 // ---- rules that several operators share, one operator at a time ----
 
 /// Axis D, D + 1 and UINT_MAX are invalid_attribute (Gather, GatherElements, Scatter).

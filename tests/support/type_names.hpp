@@ -2,6 +2,9 @@
 // argument, which clang's -Wpedantic also requires.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
 #include <string>
 
 #include <dmlref/dmlref.hpp>
@@ -12,3 +15,6 @@ struct DataTypeNames {
     return dmlref::name(dmlref::data_type_v<T>);
   }
 };
+
+/// One element type of each width (1, 2, 4 and 8 bytes), for the kernels' typed tests.
+using ElementWidths = ::testing::Types<std::uint8_t, dmlref::float16, float, double>;
