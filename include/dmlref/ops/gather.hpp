@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../detail/minimum_level.hpp"
 #include "../detail/operator.hpp"
 #include "../detail/plan.hpp"
 #include "../detail/tensor.hpp"
@@ -129,7 +130,7 @@ Status try_gather(const TensorDesc& input, const TensorDesc& indices, const Muta
   return detail::run_described<detail::GatherOperator>(params, options, input, indices, output);
 }
 
-// minimum_feature_level(...) with GatherParams: detail/operator.hpp, shared by every operator.
+// minimum_feature_level(...) with GatherParams: detail/minimum_level.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather, throwing dmlref::Exception on error.

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "../detail/elements.hpp"
+#include "../detail/minimum_level.hpp"
 #include "../detail/operator.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
@@ -74,7 +75,7 @@ Status try_gather_elements(const TensorDesc& input, const TensorDesc& indices, c
   return detail::run_described<detail::GatherElementsOperator>(params, options, input, indices, output);
 }
 
-// minimum_feature_level(...) with GatherElementsParams: detail/operator.hpp, shared by every operator.
+// minimum_feature_level(...) with GatherElementsParams: detail/minimum_level.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather_elements, throwing dmlref::Exception on error.

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "../detail/nd.hpp"
+#include "../detail/minimum_level.hpp"
 #include "../detail/operator.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
@@ -123,7 +124,7 @@ Status try_gather_nd1(const TensorDesc& input, const TensorDesc& indices, const 
   return detail::run_described<detail::GatherNDOperator<GatherND1Params>>(params, options, input, indices, output);
 }
 
-// minimum_feature_level(...) with GatherNDParams or GatherND1Params: detail/operator.hpp, shared by every operator.
+// minimum_feature_level(...) with GatherNDParams or GatherND1Params: detail/minimum_level.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_gather_nd, throwing dmlref::Exception on error.

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "../detail/elements.hpp"
+#include "../detail/minimum_level.hpp"
 #include "../detail/operator.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
@@ -94,7 +95,7 @@ Status try_scatter_elements(const TensorDesc& input, const TensorDesc& indices, 
   return try_scatter(input, indices, updates, output, params, options);
 }
 
-// minimum_feature_level(...) with ScatterParams: detail/operator.hpp, shared by every operator.
+// minimum_feature_level(...) with ScatterParams: detail/minimum_level.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_scatter, throwing dmlref::Exception on error.

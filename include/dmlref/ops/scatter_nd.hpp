@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "../detail/nd.hpp"
+#include "../detail/minimum_level.hpp"
 #include "../detail/operator.hpp"
 #include "../feature_level.hpp"
 #include "../options.hpp"
@@ -93,7 +94,7 @@ Status try_scatter_nd(const TensorDesc& input, const TensorDesc& indices, const 
   return detail::run_described<detail::ScatterNDOperator>(params, options, input, indices, updates, output);
 }
 
-// minimum_feature_level(...) with ScatterNDParams: detail/operator.hpp, shared by every operator.
+// minimum_feature_level(...) with ScatterNDParams: detail/minimum_level.hpp, shared by every operator.
 
 #if DMLREF_HAS_EXCEPTIONS
 /// As try_scatter_nd, throwing dmlref::Exception on error.
