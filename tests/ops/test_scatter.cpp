@@ -123,6 +123,7 @@ TEST(ScatterRules, UpdatesMustEqualIndices) {
 }
 
 TEST(ScatterRules, WrongOutputSizesAreRejected) { rules::expect_wrong_output_sizes_rejected(Op::scatter); }
+TEST(ScatterRules, ReductionMustBeAnEnumerator) { rules::expect_reduction_must_be_an_enumerator(Op::scatter); }
 TEST(ScatterRules, EveryIndexTypeEdgeValues) { rules::expect_index_edge_values(Op::scatter); }
 
 TEST(ScatterRules, IndexIsCheckedAgainstTheOutputAxis) {

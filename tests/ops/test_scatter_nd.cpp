@@ -98,6 +98,7 @@ TEST(ScatterNDRules, MeaningfulOutputRankAboveDIsRejected) {
   rules::expect_meaningful_output_rank_above_d_rejected(Op::scatter_nd);
 }
 TEST(ScatterNDRules, WrongOutputSizesAreRejected) { rules::expect_wrong_output_sizes_rejected(Op::scatter_nd); }
+TEST(ScatterNDRules, ReductionMustBeAnEnumerator) { rules::expect_reduction_must_be_an_enumerator(Op::scatter_nd); }
 TEST(ScatterNDRules, EveryIndexTypeEdgeValues) { rules::expect_index_edge_values(Op::scatter_nd); }
 
 // The opt-in collision check (docs/semantics.md, "Rules shared by all operators", 7).

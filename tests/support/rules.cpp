@@ -192,6 +192,7 @@ harness::Call to_harness(const Call& c, const Bound& b) {
   h.op = c.op;
   for (int k = 0; k < 3; ++k) h.attr[k] = c.attr[k];
   h.options = c.options;
+  h.reduction = c.reduction;
   for (int r : c.roles()) {
     const TensorConfig& t = c.t[r];
     harness::Operand& o = h.t[r];
@@ -446,6 +447,22 @@ void expect_wrong_output_sizes_rejected(Op op) {
   if (c.output().sizes != right)
     expect_error(c, {ErrorCode::shape_mismatch, "OutputTensor", "Sizes", -1, harness::text(right),
                      harness::text(c.output().sizes)});
+}
+
+void expect_reduction_must_be_an_enumerator(Op op) {
+  SCOPED_TRACE(trace(op));
+  Call c = make_call(op);
+  c.reduction = static_cast<dmlref::Reduction>(9);
+  const Want bad_reduction{ErrorCode::invalid_attribute, "", "Reduction", -1, "none, add, mul, max or min", "9"};
+  expect_error(c, bad_reduction);
+  // Before overlaps: OutputTensor four bytes into InputTensor (not in place) is reported after it.
+  Call overlapping = c;
+  overlapping.output().alias_of = kInput;
+  overlapping.output().alias_offset = 4;
+  expect_error(overlapping, bad_reduction);
+  // After the shape rule: a wrong OutputTensor.Sizes is what such a call reports.
+  c.output().sizes.back() += 1;
+  expect_error(c, {ErrorCode::shape_mismatch, "OutputTensor", "Sizes"});
 }
 
 namespace {

@@ -68,6 +68,7 @@ struct Call {
   TensorConfig t[harness::kRoles];
   std::uint32_t attr[3] = {0, 0, 0};  ///< as harness::Call::attr
   dmlref::Options options;
+  dmlref::Reduction reduction = dmlref::Reduction::none;  ///< scatters
 
   TensorConfig& input() { return t[kInput]; }
   TensorConfig& indices() { return t[kIndices]; }
@@ -195,6 +196,8 @@ void expect_tuple_length_above_r_minus_b_rejected(Op op, std::int64_t K, const s
 void expect_meaningful_output_rank_above_d_rejected(Op op);
 /// OutputTensor.Sizes off by one, and transposed: shape_mismatch naming both.
 void expect_wrong_output_sizes_rejected(Op op);
+/// A scatter's Reduction must be an enumerator; checked after the shape rule, before overlaps.
+void expect_reduction_must_be_an_enumerator(Op op);
 /// Every index type's edge values (0, n-1, n, -n-1, the type's extremes) in the last index.
 void expect_index_edge_values(Op op);
 /// The collision check on a call without collisions changes nothing.

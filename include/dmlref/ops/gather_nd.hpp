@@ -63,13 +63,12 @@ inline Result<Shape> gather_nd_output_sizes(const Shape& input_sizes, const Shap
 namespace detail {
 
 /// GatherND1, and GatherND as GatherND1 with BatchDimensionCount 0.
-template <class ParamsType>
+template <class ParamsType, bool Batched = std::is_same_v<ParamsType, GatherND1Params>>
 struct GatherNDOperator
-    : OperatorConstants<std::is_same_v<ParamsType, GatherND1Params> ? OperatorType::GATHER_ND1 : OperatorType::GATHER_ND,
-                        Flow::gather, ParamsType> {
-  static constexpr bool batched = std::is_same_v<ParamsType, GatherND1Params>;
+    : OperatorConstants<Batched ? OperatorType::GATHER_ND1 : OperatorType::GATHER_ND, Flow::gather, ParamsType> {
+  static constexpr bool batched = Batched;
   static constexpr const char* name = batched ? "GatherND1" : "GatherND";
-  using Params = ParamsType;
+  using Params = ParamsType;  // the base is dependent: its names are not found unqualified here
 
   static std::uint32_t batch_dimensions(const Params& params) noexcept {
     if constexpr (batched) return params.BatchDimensionCount;
