@@ -143,6 +143,20 @@ inline Shape crop(const Shape& data, const Shape& indices, int axis) noexcept {
   return out;
 }
 
+/// indices.shape[:-1] ++ data.shape[from:]: GatherND's output and ScatterND's updates.
+inline Shape nd_shape(const Shape& indices, const Shape& data, int from) noexcept {
+  Shape out;
+  for (int j = 0; j + 1 < indices.rank(); ++j) out.push_back(indices[j]);
+  for (int d = from; d < data.rank(); ++d) out.push_back(data[d]);
+  return out;
+}
+
+/// The ND operators' one DimensionCount: the largest natural rank of data, indices and `third`.
+inline int nd_dimension_count(const Shape& data, const Shape& indices, const Shape& third) noexcept {
+  int D = data.rank() > indices.rank() ? data.rank() : indices.rank();
+  return third.rank() > D ? third.rank() : D;
+}
+
 inline Status check_reduction(const char* op, Reduction reduction) noexcept {
   switch (reduction) {
     case Reduction::none:
@@ -220,10 +234,8 @@ inline Result<GatherNDMapping> map_gather_nd(const char* op, const Shape& data, 
       return error(ErrorCode::shape_mismatch, op, kIndices, "Sizes", j, ErrorValue::of(data[j]),
                    ErrorValue::of(indices[j]), "ONNX: the batch dimensions of indices and data are equal");
   GatherNDMapping m;
-  for (int j = 0; j < q - 1; ++j) m.onnx_output.push_back(indices[j]);
-  for (int d = b + static_cast<int>(K); d < r; ++d) m.onnx_output.push_back(data[d]);
-  int D = r > q ? r : q;
-  if (m.onnx_output.rank() > D) D = m.onnx_output.rank();
+  m.onnx_output = nd_shape(indices, data, b + static_cast<int>(K));
+  const int D = nd_dimension_count(data, indices, m.onnx_output);
   if (Status s = check_padded_rank(op, D); !s) return s;
   m.dimension_count = D;
   m.input = pad(data, D);
@@ -277,15 +289,13 @@ inline Result<ScatterNDMapping> map_scatter_nd(const char* op, const Shape& data
     return error(ErrorCode::shape_mismatch, op, kIndices, "Sizes", q - 1, ErrorValue::range(1, r),
                  ErrorValue::of(K), "the tuple length indices.shape[-1] is 1 .. rank(data)");
   ScatterNDMapping m;
-  for (int j = 0; j < q - 1; ++j) m.onnx_updates.push_back(indices[j]);
-  for (int d = static_cast<int>(K); d < r; ++d) m.onnx_updates.push_back(data[d]);
+  m.onnx_updates = nd_shape(indices, data, static_cast<int>(K));
   if (updates != nullptr)
     if (Status s = check_same(op, kUpdates, m.onnx_updates, *updates,
                               "ONNX: updates.shape == indices.shape[:-1] ++ data.shape[indices.shape[-1]:]");
         !s)
       return s;
-  int D = r > q ? r : q;
-  if (m.onnx_updates.rank() > D) D = m.onnx_updates.rank();
+  const int D = nd_dimension_count(data, indices, m.onnx_updates);
   if (Status s = check_padded_rank(op, D); !s) return s;
   m.dimension_count = D;
   m.input = pad(data, D);
