@@ -360,6 +360,30 @@ TEST(Npy, MalformedFilesGiveClearErrors) {
   }
 }
 
+// Two header errors that no fixture file reaches, from memory: a file that ends inside the
+// format version, and a shape whose element count fits in 63 bits but whose byte size does not.
+TEST(Npy, VersionCutOffAndByteSizeOverflowAreClear) {
+  const std::string cut("\x93NUMPY\x01", 7);
+  const npy::Expected<npy::Array> short_read = npy::parse(cut.data(), cut.size());
+  ASSERT_FALSE(short_read.ok());
+  EXPECT_EQ(short_read.error().code, ErrorCode::size_mismatch);
+  EXPECT_NE(short_read.error().message.find("no format version after the magic"), std::string::npos)
+      << short_read.error().message;
+
+  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }";
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
+  header += '\n';
+  std::string file("\x93NUMPY\x01\x00", 8);
+  file += static_cast<char>(header.size() & 0xff);
+  file += static_cast<char>(header.size() >> 8);
+  file += header;
+  const npy::Expected<npy::Array> huge = npy::parse(file.data(), file.size());
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().code, ErrorCode::too_large) << huge.error().message;
+  EXPECT_NE(huge.error().message.find("the array's byte size does not fit in 63 bits"), std::string::npos)
+      << huge.error().message;
+}
+
 TEST(Npy, MissingFilesAndDirectories) {
   const npy::Expected<npy::Array> missing = npy::read_file(fixture("no_such_file.npy"));
   ASSERT_FALSE(missing.ok());
