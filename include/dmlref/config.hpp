@@ -41,6 +41,14 @@
 #  define DMLREF_ALWAYS_INLINE inline
 #endif
 
+// SSE2 (every x86-64 target): the index scan's vector lanes and the streaming stores.
+#if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64)
+#  include <emmintrin.h>
+#  define DMLREF_HAS_SSE2 1
+#else
+#  define DMLREF_HAS_SSE2 0
+#endif
+
 // Separate compilation of the kernels, for programs that call the dispatch layer from many
 // translation units. By default a translation unit compiles the kernels its calls need: a typed
 // call those of its element width and index type, a dispatch-layer call all of them. A program

@@ -148,4 +148,37 @@ TYPED_TEST(IndexCheck, HugeBroadcastDimension) {
   }
 }
 
+// 4-byte indices are scanned in 32-bit SSE2 lanes while range_limit(n) is at most 2^31 (signed:
+// n up to 2^30; unsigned: up to 2^31), and 64 bits wide above. Broadcast dimensions on both sides
+// of those bounds, with each boundary value at every position of two cache lines of indices. (A
+// value the scan flags wrongly is cleared by the exact walk; what must never happen is a bad value
+// that the scan lets through.)
+TYPED_TEST(IndexCheck, FourByteLaneBounds) {
+  using I = TypeParam;
+  if constexpr (sizeof(I) == 4) {
+    const std::int64_t lane_bound = std::is_signed_v<I> ? std::int64_t{1} << 30 : std::int64_t{1} << 31;
+    for (const std::int64_t n : {lane_bound - 1, lane_bound, lane_bound + 1}) {
+      std::vector<I> good, bad;
+      boundary_values<I>(n, good, bad);
+      const float one = 5.0f;
+      constexpr std::int64_t count = 32;
+      float output[count];
+      for (std::int64_t at = 0; at < count; at += 5) {
+        std::vector<I> indices(count, I(1));
+        auto gather = [&](I v) {
+          indices[static_cast<std::size_t>(at)] = v;
+          return dmlref::try_gather(TensorView<const float>(&one, {n}, {0}), TensorView<const I>(indices.data(), {count}),
+                                    TensorView<float>(output, {count}), {0, 1});
+        };
+        for (const I v : good) EXPECT_TRUE(gather(v)) << "n " << n << " at " << at << " value " << +v;
+        for (const I v : bad) {
+          const dmlref::Status s = gather(v);
+          ASSERT_FALSE(s) << "n " << n << " at " << at << " value " << +v;
+          EXPECT_EQ(s.error().position, (Shape{at}));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
