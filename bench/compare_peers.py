@@ -102,8 +102,26 @@ def random_data(rng, shape, dtype):
     return rng.standard_normal(size=shape, dtype=np.float32).astype(NP_DTYPES[dtype])
 
 
+def placed(shape, dtype, at):
+    """An uninitialised packed array whose data start `at` bytes past a 4 KiB boundary."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.empty(nbytes + 4096, dtype=np.uint8)
+    start = (at - raw.ctypes.data) % 4096
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+# Layout "shifted": the input starts 16 bytes before a 4 KiB boundary and the output on one, as in
+# dmlref_bench's Layout::shifted.
+SHIFTED_INPUT_AT = 4096 - 16
+
+
 def matrix(rng, rows, cols, dtype, layout):
-    """A [rows, cols] array as dmlref's W9 lays it out: packed, transposed storage, padded pitch."""
+    """A [rows, cols] array as dmlref's W9 lays it out: packed, transposed storage, padded pitch,
+    or packed and shifted."""
+    if layout == "shifted":
+        a = placed((rows, cols), NP_DTYPES[dtype], SHIFTED_INPUT_AT)
+        a[...] = random_data(rng, (rows, cols), dtype)
+        return a
     if layout == "transposed":
         return random_data(rng, (cols, rows), dtype).T
     if layout == "padded":
@@ -129,7 +147,7 @@ def gather_rows(rows, cols, count, dtype="float32", layout="packed", index_dtype
     n = rows if axis == 0 else cols
     idx = rng.integers(0, n, size=count).astype(index_dtype)
     out_shape = (count, cols) if axis == 0 else (rows, count)
-    out = np.empty(out_shape, dtype=inp.dtype)
+    out = placed(out_shape, inp.dtype, 0) if layout == "shifted" else np.empty(out_shape, dtype=inp.dtype)
     expected = np.take(inp, idx, axis=axis)
     sel = (idx,) if axis == 0 else (slice(None), idx)
     forms = {"numpy": {
@@ -296,6 +314,7 @@ WORKLOADS = [
     ("W8_small", lambda: gather_rows(64, 64, 8)),
     ("W9_strided/W1_transposed", lambda: gather_rows(32768, 1024, 16384, layout="transposed")),
     ("W9_strided/W1_padded", lambda: gather_rows(32768, 1024, 16384, layout="padded")),
+    ("W9_strided/W1_shifted", lambda: gather_rows(32768, 1024, 16384, layout="shifted")),
     ("W9_strided/W3_transposed", lambda: gather_elements(2048, 4096, layout="transposed")),
     ("W9_strided/W3_padded", lambda: gather_elements(2048, 4096, layout="padded")),
 ]

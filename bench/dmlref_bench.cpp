@@ -396,6 +396,8 @@ void register_all() {
   // W9: W1 and W3 over a transposed input view and a padded row pitch.
   add<GatherCase<float, int64_t>>("W9_strided/W1_transposed", {32768, 1024, 0, 16384, Layout::transposed}, {1, 2});
   add<GatherCase<float, int64_t>>("W9_strided/W1_padded", {32768, 1024, 0, 16384, Layout::padded}, {1, 2});
+  // W1 with each output row 16 bytes past its input row modulo 4 KiB (Layout::shifted).
+  add<GatherCase<float, int64_t>>("W9_strided/W1_shifted", {32768, 1024, 0, 16384, Layout::shifted}, {1});
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_transposed", {2048, 4096, Layout::transposed}, {1, 2});
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded", {2048, 4096, Layout::padded}, {1, 2});
   add<GatherElementsCase<float, int64_t>>("W9_strided/W3_padded/one_pass", {2048, 4096, Layout::padded}, {1},

@@ -162,9 +162,10 @@ class Tensor {
   /// A packed (row-major) tensor.
   Tensor(dmlref::DataType type, std::initializer_list<std::int64_t> sizes)
       : Tensor(type, std::vector<std::int64_t>(sizes), {}, 0) {}
-  /// A view with explicit element strides over `storage_elements` elements of storage.
+  /// A view with explicit element strides over `storage_elements` elements of storage, which
+  /// starts `shift_elements` elements into its buffer.
   Tensor(dmlref::DataType type, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides,
-         std::int64_t storage_elements)
+         std::int64_t storage_elements, std::int64_t shift_elements = 0)
       : type_(type), rank_(static_cast<std::uint32_t>(sizes.size())), packed_(strides.empty()) {
     const dmlref::Shape shape = dmlref::Shape::from(sizes.data(), sizes.size());
     const dmlref::Shape packed = dmlref::packed_strides(shape);
@@ -173,7 +174,8 @@ class Tensor {
       strides_[d] = packed_ ? packed[static_cast<int>(d)] : strides[d];
     }
     storage_elements_ = packed_ ? elements() : storage_elements;
-    storage_ = Buffer(static_cast<std::size_t>(storage_elements_) * width());
+    shift_bytes_ = static_cast<std::size_t>(shift_elements) * width();
+    storage_ = Buffer(static_cast<std::size_t>(storage_elements_) * width() + shift_bytes_);
   }
 
   dmlref::DataType type() const noexcept { return type_; }
@@ -187,23 +189,23 @@ class Tensor {
   std::int64_t bytes() const noexcept { return elements() * static_cast<std::int64_t>(width()); }
   std::int64_t size(int d) const noexcept { return sizes_[static_cast<std::size_t>(d)]; }
 
-  unsigned char* data() const noexcept { return storage_.data(); }
+  unsigned char* data() const noexcept { return storage_.data() + shift_bytes_; }
   template <class T>
   T* data_as() const noexcept {
-    return reinterpret_cast<T*>(storage_.data());
+    return reinterpret_cast<T*>(data());
   }
   /// The element at `coordinate` (any rank up to 3 in these benchmarks).
   const unsigned char* element(std::initializer_list<std::int64_t> coordinate) const noexcept {
     std::int64_t offset = 0;
     std::size_t d = 0;
     for (std::int64_t c : coordinate) offset += c * strides_[d++];
-    return storage_.data() + offset * static_cast<std::int64_t>(width());
+    return data() + offset * static_cast<std::int64_t>(width());
   }
 
   /// Fills all storage (padding included) with the bits generated_bits(seed, position) gives.
   void fill(std::uint64_t seed) noexcept {
     const std::size_t w = width();
-    unsigned char* p = storage_.data();
+    unsigned char* p = data();
     for (std::int64_t i = 0; i < storage_elements_; ++i, p += w) {
       const std::uint64_t bits = generated_bits(seed, i);
       std::memcpy(p, &bits, w);  // little-endian: the low bytes
@@ -232,11 +234,11 @@ class Tensor {
   /// Descriptors as a DirectML caller builds them: Strides only when not packed.
   dmlref::TensorDesc desc() const noexcept {
     return {type_, rank_, sizes_.data(), packed_ ? nullptr : strides_.data(),
-            static_cast<std::uint64_t>(storage_.size()), storage_.data()};
+            static_cast<std::uint64_t>(storage_.size() - shift_bytes_), data()};
   }
   dmlref::MutableTensorDesc mutable_desc() const noexcept {
     return {type_, rank_, sizes_.data(), packed_ ? nullptr : strides_.data(),
-            static_cast<std::uint64_t>(storage_.size()), storage_.data()};
+            static_cast<std::uint64_t>(storage_.size() - shift_bytes_), data()};
   }
 
  private:
@@ -246,6 +248,7 @@ class Tensor {
   std::array<std::int64_t, dmlref::max_dimension_count> sizes_{};
   std::array<std::int64_t, dmlref::max_dimension_count> strides_{};
   std::int64_t storage_elements_ = 0;
+  std::size_t shift_bytes_ = 0;
   Buffer storage_;
 };
 
@@ -254,14 +257,19 @@ enum class Layout {
   packed,      ///< row-major
   transposed,  ///< stored as [cols, rows], viewed as [rows, cols] with strides {1, rows}
   padded,      ///< row pitch cols + kRowPadding elements
+  shifted,     ///< packed, starting kShiftBytes before a 4 KiB boundary (outputs start on one)
 };
 inline constexpr std::int64_t kRowPadding = 16;
+/// Layout::shifted puts each output row this many bytes past its input row modulo 4 KiB: where
+/// glibc's memcpy slows down on AMD Zen 3 (dmlref's copy_run, docs/performance.md).
+inline constexpr std::int64_t kShiftBytes = 16;
 
 inline const char* name(Layout layout) noexcept {
   switch (layout) {
     case Layout::packed: return "packed";
     case Layout::transposed: return "transposed";
     case Layout::padded: return "padded";
+    case Layout::shifted: return "shifted";
   }
   return "?";
 }
@@ -270,6 +278,10 @@ inline Tensor make_matrix(dmlref::DataType type, std::int64_t rows, std::int64_t
   switch (layout) {
     case Layout::transposed: return Tensor(type, {rows, cols}, {1, rows}, rows * cols);
     case Layout::padded: return Tensor(type, {rows, cols}, {cols + kRowPadding, 1}, rows * (cols + kRowPadding));
+    case Layout::shifted: {
+      const auto w = static_cast<std::int64_t>(dmlref::element_size(type));
+      return Tensor(type, {rows, cols}, {cols, 1}, rows * cols, (4096 - kShiftBytes) / w);
+    }
     case Layout::packed: break;
   }
   return Tensor(type, {rows, cols});

@@ -11,12 +11,7 @@
 #include "strided.hpp"
 #include "walk.hpp"
 
-#if defined(__SSE2__) || defined(_M_X64)
-#  include <emmintrin.h>
-#  define DMLREF_HAS_STREAMING_STORES 1
-#else
-#  define DMLREF_HAS_STREAMING_STORES 0
-#endif
+#define DMLREF_HAS_STREAMING_STORES DMLREF_HAS_SSE2
 
 // Block copiers (what one row moves) and the row copy loop. A copier is chosen once per call, so
 // the row loop inlines it. Copies move raw bytes of the element width: bit-exact for every type.
@@ -32,6 +27,43 @@ inline std::int64_t stream_bytes() noexcept {
   constexpr std::int64_t most = 4 * 1024 * 1024;
   const std::int64_t half_cache = cache_sizes().l3 / 2;
   return half_cache < most ? half_cache : most;
+}
+
+/// glibc's memcpy moves runs from about 2 KiB up with `rep movsb` on CPUs that report fast short
+/// `rep movs`. On AMD Zen 3 that runs 10 to 25 times slower when the destination starts 1 to 31
+/// bytes past the source modulo 4 KiB (glibc bug 30994; docs/performance.md, "Runs that memcpy
+/// copies slowly"), a distance two buffers from one allocator easily have. copy_run moves such
+/// runs 64 bytes at a time itself.
+inline constexpr std::size_t kRepMovsBytes = 2048;
+
+inline bool rep_movs_aliases(const unsigned char* dst, const unsigned char* src) noexcept {
+  const std::uintptr_t apart = (reinterpret_cast<std::uintptr_t>(dst) - reinterpret_cast<std::uintptr_t>(src)) % 4096;
+  return apart - 1 < 31;
+}
+
+#if DMLREF_HAS_SSE2
+DMLREF_NOINLINE inline void copy_by_vectors(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
+  std::size_t b = 0;
+  for (; b + 64 <= length; b += 64) {  // four loads, then four stores: no store waits on a load it aliases
+    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b));
+    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 16));
+    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 32));
+    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 48));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b), x0);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 16), x1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 32), x2);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 48), x3);
+  }
+  std::memcpy(dst + b, src + b, length - b);
+}
+#endif
+
+/// memcpy of a contiguous run (the two do not overlap), but for the runs of kRepMovsBytes.
+inline void copy_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
+#if DMLREF_HAS_SSE2
+  if (DMLREF_UNLIKELY(length >= kRepMovsBytes && rep_movs_aliases(dst, src))) return copy_by_vectors(dst, src, length);
+#endif
+  std::memcpy(dst, src, length);
 }
 
 template <bool Write>
@@ -111,7 +143,7 @@ struct CopyElement {
 /// One contiguous run (row gathers, ND blocks).
 struct CopyRun {
   std::size_t length;
-  void copy(unsigned char* dst, const unsigned char* src) const noexcept { std::memcpy(dst, src, length); }
+  void copy(unsigned char* dst, const unsigned char* src) const noexcept { copy_run(dst, src, length); }
   /// The first 8 lines, and of the next page when the run reaches into it: the hardware
   /// prefetcher follows a run from there, but never across a 4 KiB page.
   template <bool Write>
@@ -154,7 +186,7 @@ struct CopyBlock {
     do {
       const unsigned char* const from = src + line.offset[kFrom] * bytes;
       unsigned char* const to = dst + line.offset[kTo] * bytes;
-      if (contiguous) std::memcpy(to, from, static_cast<std::size_t>(inner.size) * w);
+      if (contiguous) copy_run(to, from, static_cast<std::size_t>(inner.size) * w);
       else copy_elements(to, inner.stride[kTo], from, inner.stride[kFrom], inner.size, w);
     } while (line.next());
   }
@@ -212,13 +244,13 @@ void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
   // reloaded, per row.
   if constexpr (F == Flow::gather) {
     for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
-      std::memcpy(dense + d * w, indexed + y * w, length);
+      copy_run(dense + d * w, indexed + y * w, length);
     });
   } else {
     for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
       if (a < range.lo || a >= range.hi) return;
       if (stream) stream_run(indexed + y * w, dense + d * w, length);
-      else std::memcpy(indexed + y * w, dense + d * w, length);
+      else copy_run(indexed + y * w, dense + d * w, length);
     });
   }
 }

@@ -47,12 +47,12 @@ inline bool fuses_input_copy(const Plan& p) noexcept {
 /// Moves a line of n elements of w bytes, `stride` elements apart, into the stage buffer, and back.
 inline void gather_line(unsigned char* stage, const unsigned char* line, std::int64_t n, std::int64_t stride,
                         std::size_t w) noexcept {
-  if (stride == 1) return static_cast<void>(std::memcpy(stage, line, static_cast<std::size_t>(n) * w));
+  if (stride == 1) return copy_run(stage, line, static_cast<std::size_t>(n) * w);
   copy_elements(stage, 1, line, stride, n, w);
 }
 inline void scatter_line(unsigned char* line, const unsigned char* stage, std::int64_t n, std::int64_t stride,
                          std::size_t w) noexcept {
-  if (stride == 1) return static_cast<void>(std::memcpy(line, stage, static_cast<std::size_t>(n) * w));
+  if (stride == 1) return copy_run(line, stage, static_cast<std::size_t>(n) * w);
   copy_elements(line, stride, stage, 1, n, w);
 }
 
@@ -267,7 +267,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
     if (gather) {
       gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
-      if (doubled) std::memcpy(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
+      if (doubled) copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;

@@ -1,0 +1,122 @@
+// Contiguous runs (detail/copy.hpp, copy_run): memcpy, except for runs of 2 KiB and more whose
+// destination starts 1 to 31 bytes past the source modulo 4 KiB, which glibc's memcpy copies
+// slowly on some AMD CPUs and copy_run moves 64 bytes at a time itself. These cases put the
+// destination at every distance around that window, with lengths around 2 KiB and around a
+// 64-byte block, and check every byte and the guards on both sides; then the operators whose
+// rows, staged lines and input copies go through it, with the output placed in the window.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "dmlref/dmlref.hpp"
+#include "support/values.hpp"
+
+namespace {
+
+using dmlref::TensorView;
+
+/// A byte buffer with room to place a payload at any address modulo 4 KiB.
+class Placed {
+ public:
+  Placed(std::size_t bytes, std::size_t at_modulo_4k)
+      : storage_(bytes + 2 * 4096 + 2 * kGuard, kGuardByte) {
+    const auto base = reinterpret_cast<std::uintptr_t>(storage_.data()) + kGuard;
+    offset_ = kGuard + (at_modulo_4k - base % 4096 + 4096) % 4096;
+    size_ = bytes;
+  }
+  unsigned char* data() noexcept { return storage_.data() + offset_; }
+  bool guards_intact() const noexcept {
+    for (std::size_t i = 0; i < kGuard; ++i)
+      if (storage_[offset_ - 1 - i] != kGuardByte || storage_[offset_ + size_ + i] != kGuardByte) return false;
+    return true;
+  }
+
+  static constexpr std::size_t kGuard = 64;
+  static constexpr unsigned char kGuardByte = 0x5A;
+
+ private:
+  std::vector<unsigned char> storage_;
+  std::size_t offset_ = 0, size_ = 0;
+};
+
+TEST(CopyRuns, EveryDistanceAroundTheSlowWindow) {
+  const std::size_t distances[] = {0, 1, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64, 4064, 4095};
+  const std::size_t lengths[] = {1, 63, 64, 65, 2047, 2048, 2049, 2111, 4096, 4096 + 17, 12345};
+  for (const std::size_t source_at : {std::size_t{0}, std::size_t{8}, std::size_t{4000}})
+    for (const std::size_t distance : distances)
+      for (const std::size_t length : lengths) {
+        Placed source(length, source_at);
+        for (std::size_t i = 0; i < length; ++i) source.data()[i] = static_cast<unsigned char>(i * 131 + 7);
+        Placed target(length, (source_at + distance) % 4096);
+        for (std::size_t i = 0; i < length; ++i) target.data()[i] = static_cast<unsigned char>(~source.data()[i]);
+        dmlref::detail::copy_run(target.data(), source.data(), length);
+        ASSERT_EQ(std::memcmp(target.data(), source.data(), length), 0)
+            << "source at " << source_at << ", distance " << distance << ", length " << length;
+        ASSERT_TRUE(target.guards_intact()) << "distance " << distance << ", length " << length;
+        ASSERT_TRUE(source.guards_intact());
+      }
+}
+
+TEST(CopyRuns, TheSlowWindowIsOneToThirtyOneBytes) {
+  unsigned char buffer[8192];
+  for (std::size_t d = 0; d < 4096; ++d)
+    EXPECT_EQ(dmlref::detail::rep_movs_aliases(buffer + d, buffer), d >= 1 && d <= 31) << d;
+  EXPECT_TRUE(dmlref::detail::rep_movs_aliases(buffer + 4096 + 16, buffer));
+  EXPECT_FALSE(dmlref::detail::rep_movs_aliases(buffer, buffer + 16));  // 4080 past: not in the window
+}
+
+// Gather rows of 4 KiB + 4 bytes, a GatherElements whose staged lines are 8 KiB, and an
+// out-of-place ScatterND (its input copied to the output first), each with OutputTensor 16 bytes
+// past InputTensor modulo 4 KiB, against a direct computation.
+TEST(CopyRuns, OperatorsWithOutputInTheSlowWindow) {
+  const std::int64_t rows = 8, cols = 1025, picks = 5;
+  Placed input(rows * cols * sizeof(float), 0);
+  float* in = reinterpret_cast<float*>(input.data());
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[e] = test_values::pattern<float>(e);
+  const std::int64_t rows_picked[picks] = {7, 0, 3, -1, 3};
+
+  Placed gathered(picks * cols * sizeof(float), 16);
+  float* out = reinterpret_cast<float*>(gathered.data());
+  dmlref::Status s = dmlref::try_gather(TensorView<const float>(in, {rows, cols}),
+                                        TensorView<const std::int64_t>(rows_picked, {1, picks}),
+                                        TensorView<float>(out, {picks, cols}), {0, 1});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < picks; ++r) {
+    const std::int64_t from = rows_picked[r] < 0 ? rows_picked[r] + rows : rows_picked[r];
+    ASSERT_EQ(std::memcmp(out + r * cols, in + from * cols, cols * sizeof(float)), 0) << "row " << r;
+  }
+  EXPECT_TRUE(gathered.guards_intact());
+
+  const std::int64_t n = 2048;  // 8 KiB lines, staged through the stack
+  std::vector<std::int32_t> along(static_cast<std::size_t>(2 * n));
+  for (std::int64_t e = 0; e < 2 * n; ++e) along[static_cast<std::size_t>(e)] = static_cast<std::int32_t>((e * 7919) % n);
+  Placed elements(2 * n * sizeof(float), 16);
+  float* picked = reinterpret_cast<float*>(elements.data());
+  s = dmlref::try_gather_elements(TensorView<const float>(in, {2, n}), TensorView<const std::int32_t>(along.data(), {2, n}),
+                                  TensorView<float>(picked, {2, n}), {1});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < 2; ++r)
+    for (std::int64_t j = 0; j < n; ++j)
+      ASSERT_EQ(std::memcmp(&picked[r * n + j], &in[r * n + along[static_cast<std::size_t>(r * n + j)]], sizeof(float)), 0)
+          << r << ", " << j;
+  EXPECT_TRUE(elements.guards_intact());
+
+  const std::int64_t target_rows[2] = {6, 1};
+  std::vector<float> updates(static_cast<std::size_t>(2 * cols));
+  for (std::int64_t e = 0; e < 2 * cols; ++e) updates[static_cast<std::size_t>(e)] = test_values::pattern<float>(e + 99);
+  Placed scattered(rows * cols * sizeof(float), 16);
+  float* result = reinterpret_cast<float*>(scattered.data());
+  s = dmlref::try_scatter_nd(TensorView<const float>(in, {rows, cols}), TensorView<const std::int64_t>(target_rows, {2, 1}),
+                             TensorView<const float>(updates.data(), {2, cols}), TensorView<float>(result, {rows, cols}),
+                             {2, 2});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* expected = r == 6 ? updates.data() : r == 1 ? updates.data() + cols : in + r * cols;
+    ASSERT_EQ(std::memcmp(result + r * cols, expected, cols * sizeof(float)), 0) << "row " << r;
+  }
+  EXPECT_TRUE(scattered.guards_intact());
+}
+
+}  // namespace
