@@ -94,7 +94,10 @@ struct LineAhead {
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
-                             const LineAhead& ahead, Fn&& fn) noexcept {
+                             const LineAhead& ahead, const Fn& row) noexcept {
+  // A local copy: where this function is not inlined (g++ -O2), the stores of the rows might
+  // otherwise alias the caller's `row`, and its captures be reloaded for every row.
+  const Fn fn = row;
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
     auto block = [&](std::int64_t i) {
