@@ -41,6 +41,15 @@
 #  define DMLREF_ALWAYS_INLINE inline
 #endif
 
+// Unrolls the next loop, whose trip count is a small constant: g++ -O2 unrolls no loop.
+#if defined(__clang__)
+#  define DMLREF_UNROLL_LOOP _Pragma("unroll")
+#elif defined(__GNUC__)
+#  define DMLREF_UNROLL_LOOP _Pragma("GCC unroll 16")
+#else
+#  define DMLREF_UNROLL_LOOP
+#endif
+
 // SSE2 (every x86-64 target): the index scan's vector lanes and the streaming stores.
 #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64)
 #  include <emmintrin.h>

@@ -102,7 +102,8 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     constexpr std::int64_t per_block = 64 / sizeof(I);
     auto block = [&](std::int64_t i) {
       prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, kIndexPrefetchBytes);
-      for (std::int64_t k = i; k < i + per_block; ++k) fn(dense + k, index + k);
+      DMLREF_UNROLL_LOOP
+      for (std::int64_t k = 0; k < per_block; ++k) fn(dense + i + k, index + i + k);
     };
     const std::int64_t blocks = count / per_block;
     const std::int64_t ahead_per_block = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
