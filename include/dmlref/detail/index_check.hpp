@@ -30,10 +30,6 @@ constexpr std::uint64_t range_limit(std::uint64_t n) noexcept {
   return std::is_signed_v<I> ? 2 * n : n;
 }
 
-/// How far ahead a sequential pass over IndicesTensor prefetches: the hardware prefetcher runs
-/// too short a distance ahead for loops this fast (docs/performance.md, "What makes it fast").
-inline constexpr std::uintptr_t kIndexPrefetchBytes = 4096;
-
 /// Prefetches the cache line `bytes` past `at`. That address may lie past the end of the buffer
 /// (a prefetch never faults), so it is formed as an integer, not by pointer arithmetic.
 inline void prefetch_ahead(const unsigned char* at, std::uintptr_t bytes) noexcept {

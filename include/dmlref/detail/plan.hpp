@@ -47,6 +47,10 @@ struct IndicesLayout {
   bool last_dimension_is_tuple = false;
 };
 
+/// How far ahead a sequential pass over IndicesTensor prefetches: the hardware prefetcher runs
+/// too short a distance ahead for loops this fast (docs/performance.md, "What makes it fast").
+inline constexpr std::uintptr_t kIndexPrefetchBytes = 4096;
+
 struct Plan {
   const char* op = "";
   Flow flow = Flow::gather;
@@ -70,6 +74,9 @@ struct Plan {
   TupleEntry tuple[max_dimension_count];
   IndicesLayout index_tensor;
   const char* indexed_name = "";
+  /// How far ahead of its rows a staged pass prefetches index values. One-pass mode adds a block,
+  /// so that the next block's check finds its values in cache, read while this block is copied.
+  std::uintptr_t index_prefetch_bytes = kIndexPrefetchBytes;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,
                 std::int64_t indexed_stride, std::int64_t source_stride = 0) noexcept {

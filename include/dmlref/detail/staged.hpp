@@ -89,19 +89,19 @@ struct LineAhead {
 
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
-/// indices at a time, prefetching the indices kIndexPrefetchBytes ahead and, over the first blocks
+/// indices at a time, prefetching the indices `index_ahead` bytes ahead and, over the first blocks
 /// (the others then run without that bookkeeping), the cache lines of `ahead`.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
-                             const LineAhead& ahead, const Fn& row) noexcept {
+                             std::uintptr_t index_ahead, const LineAhead& ahead, const Fn& row) noexcept {
   // A local copy: where this function is not inlined (g++ -O2), the stores of the rows might
   // otherwise alias the caller's `row`, and its captures be reloaded for every row.
   const Fn fn = row;
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
     auto block = [&](std::int64_t i) {
-      prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, kIndexPrefetchBytes);
+      prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, index_ahead);
       DMLREF_UNROLL_LOOP
       for (std::int64_t k = 0; k < per_block; ++k) fn(dense + i + k, index + i + k);
     };
@@ -187,7 +187,8 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
   const unsigned char* const indices = p.indices;
   auto take = [&](auto position) {
     // By value: a store of a byte may alias anything the loop would reach through a reference.
-    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
+                        p.index_prefetch_bytes, ahead,
                         [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                           constexpr auto width = static_cast<std::int64_t>(W);
                           std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
@@ -204,7 +205,8 @@ DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::in
                    const LineAhead& ahead) noexcept {
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;
-  for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride, ahead,
+  for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
+                      p.index_prefetch_bytes, ahead,
                       [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                         const std::int64_t a = normalize_index<I, false>(load_index<I>(indices, x), n);
                         constexpr auto width = static_cast<std::int64_t>(W);
