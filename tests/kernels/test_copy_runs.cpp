@@ -119,4 +119,67 @@ TEST(CopyRuns, OperatorsWithOutputInTheSlowWindow) {
   EXPECT_TRUE(scattered.guards_intact());
 }
 
+// The other paths through copy_run, with OutputTensor 16 bytes past InputTensor modulo 4 KiB:
+// GatherND's rows, a Scatter's input copy (one run of the whole tensor) and a Scatter whose
+// staged lines fuse the input copy, against a direct computation.
+TEST(CopyRuns, MoreOperatorsWithOutputInTheSlowWindow) {
+  const std::int64_t rows = 8, cols = 1025, picks = 5;
+  Placed input(rows * cols * sizeof(float), 0);
+  float* in = reinterpret_cast<float*>(input.data());
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[e] = test_values::pattern<float>(e);
+
+  const std::int64_t tuples[picks] = {1, 0, 3, -1, 4};  // output row r is 16 + 4 (r - row) bytes past its input row
+  Placed gathered(picks * cols * sizeof(float), 16);
+  float* out = reinterpret_cast<float*>(gathered.data());
+  dmlref::Status s = dmlref::try_gather_nd(TensorView<const float>(in, {rows, cols}),
+                                           TensorView<const std::int64_t>(tuples, {picks, 1}),
+                                           TensorView<float>(out, {picks, cols}), {2, 2});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < picks; ++r) {
+    const std::int64_t from = tuples[r] < 0 ? tuples[r] + rows : tuples[r];
+    ASSERT_EQ(std::memcmp(out + r * cols, in + from * cols, cols * sizeof(float)), 0) << "row " << r;
+  }
+  EXPECT_TRUE(gathered.guards_intact());
+
+  std::vector<std::int32_t> column_rows(static_cast<std::size_t>(2 * cols));
+  std::vector<float> updates(static_cast<std::size_t>(2 * cols));
+  for (std::int64_t e = 0; e < 2 * cols; ++e) {
+    column_rows[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(e < cols ? (e * 3) % rows : rows - 1 - e % 2);
+    updates[static_cast<std::size_t>(e)] = test_values::pattern<float>(e + 77);
+  }
+  Placed scattered(rows * cols * sizeof(float), 16);
+  float* result = reinterpret_cast<float*>(scattered.data());
+  s = dmlref::try_scatter(TensorView<const float>(in, {rows, cols}),
+                          TensorView<const std::int32_t>(column_rows.data(), {2, cols}),
+                          TensorView<const float>(updates.data(), {2, cols}), TensorView<float>(result, {rows, cols}),
+                          {0});
+  ASSERT_TRUE(s) << s.message();
+  std::vector<float> expected(in, in + rows * cols);
+  for (std::int64_t e = 0; e < 2 * cols; ++e)  // row-major order: the last update wins
+    expected[static_cast<std::size_t>(column_rows[static_cast<std::size_t>(e)] * cols + e % cols)] =
+        updates[static_cast<std::size_t>(e)];
+  ASSERT_EQ(std::memcmp(result, expected.data(), expected.size() * sizeof(float)), 0);
+  EXPECT_TRUE(scattered.guards_intact());
+
+  const std::int64_t n = 2048;  // 8 KiB lines, the input copied line by line through the stage
+  std::vector<std::int64_t> along(static_cast<std::size_t>(2 * n));
+  std::vector<float> line_updates(static_cast<std::size_t>(2 * n));
+  for (std::int64_t e = 0; e < 2 * n; ++e) {
+    along[static_cast<std::size_t>(e)] = (e * 7919) % n - (e % 3 == 0 ? n : 0);
+    line_updates[static_cast<std::size_t>(e)] = test_values::pattern<float>(e + 5);
+  }
+  Placed lines(2 * n * sizeof(float), 16);
+  float* staged = reinterpret_cast<float*>(lines.data());
+  s = dmlref::try_scatter(TensorView<const float>(in, {2, n}), TensorView<const std::int64_t>(along.data(), {2, n}),
+                          TensorView<const float>(line_updates.data(), {2, n}), TensorView<float>(staged, {2, n}), {1});
+  ASSERT_TRUE(s) << s.message();
+  std::vector<float> expected_lines(in, in + 2 * n);
+  for (std::int64_t e = 0; e < 2 * n; ++e) {
+    const std::int64_t a = along[static_cast<std::size_t>(e)];
+    expected_lines[static_cast<std::size_t>(e / n * n + (a < 0 ? a + n : a))] = line_updates[static_cast<std::size_t>(e)];
+  }
+  ASSERT_EQ(std::memcmp(staged, expected_lines.data(), expected_lines.size() * sizeof(float)), 0);
+  EXPECT_TRUE(lines.guards_intact());
+}
+
 }  // namespace
