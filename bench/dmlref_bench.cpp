@@ -73,8 +73,20 @@ class GatherCase final : public Case {
     return dmlref::try_gather(ops_.in_view, ops_.idx_view, ops_.out_view, params_, o);
   }
   /// W2's floor: one plain read of every byte of InputTensor, whose rows a gather on the last
-  /// axis must read whole.
-  void run_floor() const noexcept { benchmark::DoNotOptimize(read_all(input_.data(), static_cast<std::size_t>(input_.bytes()))); }
+  /// axis must read whole. Row gathers' (packed layout): the footprint floor, the same rows
+  /// copied from the same addresses, unvalidated.
+  void run_floor() const noexcept {
+    if (spec_.axis == 1) {
+      benchmark::DoNotOptimize(read_all(input_.data(), static_cast<std::size_t>(input_.bytes())));
+      return;
+    }
+    const I* idx = indices_.data_as<I>();
+    const auto* in = static_cast<const unsigned char*>(input_.data());
+    auto* out = static_cast<unsigned char*>(output_.data());
+    const auto row = static_cast<std::size_t>(spec_.cols) * sizeof(T);
+    for (std::int64_t r = 0; r < spec_.count; ++r)
+      std::memcpy(out + static_cast<std::size_t>(r) * row, in + static_cast<std::size_t>(idx[r]) * row, row);
+  }
   Status run_dispatch(const Options& o) const noexcept {
     return dmlref::try_gather(ops_.in_desc, ops_.idx_desc, ops_.out_desc, params_, o);
   }
@@ -366,6 +378,7 @@ void register_all() {
 
   // W1: Gather Axis 0, input [32768, 1024], 16384 rows.
   add<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, {1, 2});
+  add_floor<GatherCase<float, int64_t>>("W1_gather_rows", {32768, 1024, 0, 16384}, "footprint_floor");
   // W2: Gather on the last axis, input [4096, 4096], 1024 columns, int32 and int64 indices.
   add<GatherCase<float, int32_t>>("W2_gather_inner/int32", {4096, 4096, 1, 1024}, {1, 2});
   add<GatherCase<float, int64_t>>("W2_gather_inner/int64", {4096, 4096, 1, 1024}, {1, 2});
@@ -387,6 +400,8 @@ void register_all() {
   // W7: W1 and W3 with 2- and 1-byte elements.
   add<GatherCase<f16, int64_t>>("W7_dtypes/W1_float16", {32768, 1024, 0, 16384}, {1, 2});
   add<GatherCase<int8_t, int64_t>>("W7_dtypes/W1_int8", {32768, 1024, 0, 16384}, {1, 2});
+  add_floor<GatherCase<f16, int64_t>>("W7_dtypes/W1_float16", {32768, 1024, 0, 16384}, "footprint_floor");
+  add_floor<GatherCase<int8_t, int64_t>>("W7_dtypes/W1_int8", {32768, 1024, 0, 16384}, "footprint_floor");
   add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16", {2048, 4096}, {1, 2});
   add<GatherElementsCase<int8_t, int64_t>>("W7_dtypes/W3_int8", {2048, 4096}, {1, 2});
   add<GatherElementsCase<f16, int64_t>>("W7_dtypes/W3_float16/one_pass", {2048, 4096}, {1}, kMicrosecond, kOnePass);
