@@ -41,6 +41,17 @@ class Placed {
   std::size_t offset_ = 0, size_ = 0;
 };
 
+/// Every output row r equals input row picks[r] (negative: counted from the end), rows of `cols`.
+testing::AssertionResult rows_picked_whole(const float* out, const float* in, const std::int64_t* picks,
+                                           std::int64_t count, std::int64_t rows, std::int64_t cols) {
+  for (std::int64_t r = 0; r < count; ++r) {
+    const std::int64_t from = picks[r] < 0 ? picks[r] + rows : picks[r];
+    if (std::memcmp(out + r * cols, in + from * cols, static_cast<std::size_t>(cols) * sizeof(float)) != 0)
+      return testing::AssertionFailure() << "row " << r;
+  }
+  return testing::AssertionSuccess();
+}
+
 TEST(CopyRuns, EveryDistanceAroundTheSlowWindow) {
   const std::size_t distances[] = {0, 1, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64, 4064, 4095};
   const std::size_t lengths[] = {1, 63, 64, 65, 2047, 2048, 2049, 2111, 4096, 4096 + 17, 12345};
@@ -83,10 +94,7 @@ TEST(CopyRuns, OperatorsWithOutputInTheSlowWindow) {
                                         TensorView<const std::int64_t>(rows_picked, {1, picks}),
                                         TensorView<float>(out, {picks, cols}), {0, 1});
   ASSERT_TRUE(s) << s.message();
-  for (std::int64_t r = 0; r < picks; ++r) {
-    const std::int64_t from = rows_picked[r] < 0 ? rows_picked[r] + rows : rows_picked[r];
-    ASSERT_EQ(std::memcmp(out + r * cols, in + from * cols, cols * sizeof(float)), 0) << "row " << r;
-  }
+  ASSERT_TRUE(rows_picked_whole(out, in, rows_picked, picks, rows, cols));
   EXPECT_TRUE(gathered.guards_intact());
 
   const std::int64_t n = 2048;  // 8 KiB lines, staged through the stack
@@ -135,10 +143,7 @@ TEST(CopyRuns, MoreOperatorsWithOutputInTheSlowWindow) {
                                            TensorView<const std::int64_t>(tuples, {picks, 1}),
                                            TensorView<float>(out, {picks, cols}), {2, 2});
   ASSERT_TRUE(s) << s.message();
-  for (std::int64_t r = 0; r < picks; ++r) {
-    const std::int64_t from = tuples[r] < 0 ? tuples[r] + rows : tuples[r];
-    ASSERT_EQ(std::memcmp(out + r * cols, in + from * cols, cols * sizeof(float)), 0) << "row " << r;
-  }
+  ASSERT_TRUE(rows_picked_whole(out, in, tuples, picks, rows, cols));
   EXPECT_TRUE(gathered.guards_intact());
 
   std::vector<std::int32_t> column_rows(static_cast<std::size_t>(2 * cols));
