@@ -39,7 +39,7 @@ inline constexpr std::int64_t kStagedTileBytes = 256;
 /// Far-strided input lines a tile reads at a time. They are often a power of two apart, and so in
 /// one cache set: more of them than the set has ways would evict each other before the next rows,
 /// which mostly share them, read them again. Eight fit the ways of the level-1 and level-2 caches
-/// of both kinds of host (docs/performance.md, "W9 transposed").
+/// of both kinds of host (docs/performance.md, "Both kinds of host").
 inline constexpr std::int64_t kFarLinesAtOnce = 8;
 
 /// Rows gather_tiles_in_input_order takes at a time: their tiles are assembled in a buffer of half
