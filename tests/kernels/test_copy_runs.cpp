@@ -4,10 +4,14 @@
 // destination at every distance around that window, with lengths around 2 KiB and around a
 // 64-byte block, and check every byte and the guards on both sides; then the operators whose
 // rows, staged lines and input copies go through it, with the output placed in the window.
+// Then copy_runs itself: rows in batches of 16 (RunBatch) and calls of at most 16 rows
+// (copy_few_runs), on both sides of a batch and from any starting row.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
@@ -185,6 +189,127 @@ TEST(CopyRuns, MoreOperatorsWithOutputInTheSlowWindow) {
   }
   ASSERT_EQ(std::memcmp(staged, expected_lines.data(), expected_lines.size() * sizeof(float)), 0);
   EXPECT_TRUE(lines.guards_intact());
+}
+
+// Rows of runs go through copy_runs in batches of 16 (RunBatch), or, for at most 16 rows on one
+// loop with one index value each, through copy_few_runs. Row counts on both sides of a batch,
+// signed and unsigned index types with values counted from the end, pairs (GatherND's own walk
+// of 2-D coordinates), scatters with colliding rows (the last one wins), and calls split into
+// shares that start mid-call.
+template <class I>
+void gather_rows_in_batches() {
+  const std::int64_t rows = 40, cols = 300;
+  std::vector<float> in(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  for (const std::int64_t picks : {1, 2, 15, 16, 17, 31, 32, 33, 47}) {
+    std::vector<std::int64_t> rows_picked(static_cast<std::size_t>(picks));
+    std::vector<I> idx(static_cast<std::size_t>(picks));
+    for (std::int64_t r = 0; r < picks; ++r) {
+      std::int64_t v = (r * 13 + 5) % rows;
+      if (std::is_signed_v<I> && r % 3 == 1) v -= rows;
+      rows_picked[static_cast<std::size_t>(r)] = v;
+      idx[static_cast<std::size_t>(r)] = static_cast<I>(v);
+    }
+    Placed gathered(static_cast<std::size_t>(picks * cols) * sizeof(float), 0);
+    float* out = reinterpret_cast<float*>(gathered.data());
+    const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}),
+                                                TensorView<const I>(idx.data(), {1, picks}),
+                                                TensorView<float>(out, {picks, cols}), {0, 1});
+    ASSERT_TRUE(s) << s.message();
+    ASSERT_TRUE(rows_picked_whole(out, in.data(), rows_picked.data(), picks, rows, cols)) << picks << " rows";
+    EXPECT_TRUE(gathered.guards_intact()) << picks << " rows";
+  }
+}
+
+TEST(CopyRuns, GatherRowsInBatches) {
+  gather_rows_in_batches<std::int32_t>();
+  gather_rows_in_batches<std::uint32_t>();
+  gather_rows_in_batches<std::int64_t>();
+  gather_rows_in_batches<std::uint64_t>();
+}
+
+TEST(CopyRuns, GatherNDPairsInBatches) {
+  const std::int64_t a = 5, b = 7, cols = 33;
+  std::vector<float> in(static_cast<std::size_t>(a * b * cols));
+  for (std::size_t e = 0; e < in.size(); ++e) in[e] = test_values::pattern<float>(static_cast<std::int64_t>(e));
+  for (const std::int64_t pairs : {3, 16, 17, 33}) {
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(2 * pairs));
+    for (std::int64_t g = 0; g < pairs; ++g) {
+      idx[static_cast<std::size_t>(2 * g)] = g % 2 == 0 ? g % a : g % a - a;
+      idx[static_cast<std::size_t>(2 * g + 1)] = g % 3 == 0 ? (g * 3) % b - b : (g * 3) % b;
+    }
+    Placed gathered(static_cast<std::size_t>(pairs * cols) * sizeof(float), 0);
+    float* out = reinterpret_cast<float*>(gathered.data());
+    const dmlref::Status s = dmlref::try_gather_nd(TensorView<const float>(in.data(), {1, a, b, cols}),
+                                                   TensorView<const std::int64_t>(idx.data(), {1, 1, pairs, 2}),
+                                                   TensorView<float>(out, {1, 1, pairs, cols}), {3, 2});
+    ASSERT_TRUE(s) << s.message();
+    for (std::int64_t g = 0; g < pairs; ++g) {
+      const std::int64_t i = (idx[static_cast<std::size_t>(2 * g)] + a) % a, j = (idx[static_cast<std::size_t>(2 * g + 1)] + b) % b;
+      ASSERT_EQ(std::memcmp(out + g * cols, in.data() + (i * b + j) * cols, cols * sizeof(float)), 0) << pairs << " pairs, row " << g;
+    }
+    EXPECT_TRUE(gathered.guards_intact()) << pairs << " pairs";
+  }
+}
+
+TEST(CopyRuns, ScatterRowsInBatchesLastWins) {
+  const std::int64_t rows = 9, cols = 70;
+  std::vector<float> in(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  for (const std::int64_t count : {1, 5, 16, 17, 40}) {
+    std::vector<std::int64_t> targets(static_cast<std::size_t>(count));
+    for (std::int64_t u = 0; u < count; ++u) targets[static_cast<std::size_t>(u)] = u % 4 == 3 ? (u * 5) % rows - rows : (u * 5) % rows;
+    std::vector<float> updates(static_cast<std::size_t>(count * cols));
+    for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = test_values::pattern<float>(static_cast<std::int64_t>(e) + 7777);
+    Placed scattered(static_cast<std::size_t>(rows * cols) * sizeof(float), 0);
+    float* out = reinterpret_cast<float*>(scattered.data());
+    const dmlref::Status s = dmlref::try_scatter_nd(
+        TensorView<const float>(in.data(), {rows, cols}), TensorView<const std::int64_t>(targets.data(), {count, 1}),
+        TensorView<const float>(updates.data(), {count, cols}), TensorView<float>(out, {rows, cols}), {2, 2});
+    ASSERT_TRUE(s) << s.message();
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* expected = in.data() + r * cols;
+      for (std::int64_t u = 0; u < count; ++u)
+        if ((targets[static_cast<std::size_t>(u)] + rows) % rows == r) expected = updates.data() + u * cols;
+      ASSERT_EQ(std::memcmp(out + r * cols, expected, cols * sizeof(float)), 0) << count << " updates, row " << r;
+    }
+    EXPECT_TRUE(scattered.guards_intact()) << count << " updates";
+  }
+}
+
+// A share of a call may start at any row (threads, one-pass blocks): copy_runs on row ranges of a
+// Gather's plan, each range compared with the rows it must write and nothing else.
+TEST(CopyRuns, RowRangesThatStartMidCall) {
+  namespace detail = dmlref::detail;
+  const std::int64_t rows = 20, cols = 300, picks = 40;
+  std::vector<float> in(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  std::vector<std::int64_t> rows_picked(static_cast<std::size_t>(picks));
+  for (std::int64_t r = 0; r < picks; ++r) rows_picked[static_cast<std::size_t>(r)] = r % 3 == 0 ? (r * 7) % rows - rows : (r * 7) % rows;
+  std::vector<float> out(static_cast<std::size_t>(picks * cols));
+  const TensorView<const float> in_view(in.data(), {rows, cols});
+  const TensorView<const std::int64_t> idx_view(rows_picked.data(), {1, picks});
+  const TensorView<float> out_view(out.data(), {picks, cols});
+  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
+                                       detail::raw("OutputTensor", out_view)};
+  detail::Operands operands = detail::operands_of(tensors);
+  ASSERT_TRUE(detail::check_shapes<detail::GatherOperator>(operands, {0, 1}));
+  const detail::Plan plan = detail::GatherOperator::plan(operands, {0, 1});
+  const std::size_t length = static_cast<std::size_t>(cols) * sizeof(float);
+  const std::int64_t ranges[][2] = {{0, 1}, {5, 12}, {7, 23}, {3, 40}, {24, 40}, {39, 40}};
+  for (const auto& range : ranges) {
+    std::fill(out.begin(), out.end(), -1.0f);
+    detail::copy_runs<detail::Flow::gather, std::int64_t>(plan, range[0], range[1], {}, length, false);
+    for (std::int64_t r = 0; r < picks; ++r) {
+      const std::int64_t v = rows_picked[static_cast<std::size_t>(r)], from = v < 0 ? v + rows : v;
+      const bool inside = r >= range[0] && r < range[1];
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const float expected = inside ? in[static_cast<std::size_t>(from * cols + c)] : -1.0f;
+        ASSERT_EQ(std::memcmp(&out[static_cast<std::size_t>(r * cols + c)], &expected, sizeof(float)), 0)
+            << "rows [" << range[0] << ", " << range[1] << "): row " << r << ", column " << c;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 //   staged lines (Gather last axis, GatherElements innermost, ND with K = 1)  StagedLinesMatchOracle
 //   Scatter with the input copy fused (innermost axis, also in place)       StagedLinesMatchOracle
 //   runs (contiguous blocks) and blocks of >= 2 strided dimensions           BlocksMatchOracle
+//     (runs' batch boundaries and row ranges in test_copy_runs.cpp)
 //   tiles of a far-strided 1-D block (transposed input/output)               FarStridedBlocksInTiles...
 //     (gathers: rows sorted by input offset; streamed outputs in test_transposed_rows.cpp)
 //   scatter rows written with streaming stores (large outputs)             test_streamed_scatter.cpp

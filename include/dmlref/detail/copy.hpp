@@ -231,28 +231,78 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
   flush();
 }
 
-/// Copies rows [begin, end) that are contiguous runs of `length` bytes as the walk yields them,
-/// streamed (stream_run) when `stream`. A scatter copies only the rows whose target lies in `range`.
-/// Checked index values only (a plan that clamps takes copy_batched).
+/// The row functor of copy_runs: it records up to kRowBatch rows' addresses, then copies them in a
+/// loop of its own. Rows whose reads miss the caches overlap only as far as the core's reorder
+/// window reaches, and walk steps between the copies would fill it; a gather also prefetches each
+/// row's first line as it records it, which the hardware follows through the rest of a short run
+/// (docs/performance.md, "Short rows"). A scatter's rows need no prefetch: a large output is
+/// streamed, a small one stays in the caches. The walk holds the functor by value, so that its
+/// stores cannot alias the walk's state.
+template <Flow F>
+struct RunBatch {
+  static constexpr bool gather = F == Flow::gather;
+  unsigned char* dense;
+  unsigned char* indexed;
+  std::int64_t w;
+  std::size_t length;
+  TargetRange range;
+  bool stream;
+  unsigned char** to;           ///< kRowBatch slots, in the caller's frame: the functor is copied
+  const unsigned char** from;   ///< into the walk and back, so it stays small
+  int count = 0;
+
+  void operator()(std::int64_t d, std::int64_t y, std::int64_t a) noexcept {
+    if (gather) {
+      to[count] = dense + d * w;
+      from[count] = indexed + y * w;
+      prefetch_line<false>(from[count]);
+    } else {
+      if (a < range.lo || a >= range.hi) return;
+      to[count] = indexed + y * w;
+      from[count] = dense + d * w;
+    }
+    if (++count == kRowBatch) copy();
+  }
+  void copy() noexcept {
+    if (!gather && stream) {
+      for (int k = 0; k < count; ++k) stream_run(to[k], from[k], length);
+    } else {
+      for (int k = 0; k < count; ++k) copy_run(to[k], from[k], length);
+    }
+    count = 0;
+  }
+};
+
+/// copy_runs of at most one batch of rows, one index value each, on at most one loop dimension
+/// (a small Gather, say): a call this small costs its setup, which the general walk's would double,
+/// and has too few rows for a batch to overlap their cache misses.
+template <Flow F, class I>
+void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
+                   std::size_t length) noexcept {
+  const LoopDim inner = inner_loop(p);
+  const TupleEntry first = p.tuple[0];
+  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  for (std::int64_t k = begin; k < end; ++k) {
+    const std::int64_t a = normalize_index<I, false>(load_index<I>(p.indices, k * inner.stride[kIndex]), first.size);
+    unsigned char* const dense = p.dense + k * inner.stride[kDense] * w;
+    unsigned char* const indexed = p.indexed + (k * inner.stride[kIndexed] + a * first.indexed_stride) * w;
+    if (F == Flow::gather) copy_run(dense, indexed, length);
+    else if (a >= range.lo && a < range.hi) copy_run(indexed, dense, length);
+  }
+}
+
+/// Copies rows [begin, end) that are contiguous runs of `length` bytes, streamed (stream_run) when
+/// `stream`. A scatter copies only the rows whose target lies in `range`. Checked index values only
+/// (a plan that clamps takes copy_batched).
 template <Flow F, class I>
 void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, std::size_t length,
                bool stream) noexcept {
-  const std::int64_t w = static_cast<std::int64_t>(p.element_size);
-  unsigned char* const dense = p.dense;
-  unsigned char* const indexed = p.indexed;
-  // Captured by value: the copy is an opaque call, after which captures by reference would be
-  // reloaded, per row.
-  if constexpr (F == Flow::gather) {
-    for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t) {
-      copy_run(dense + d * w, indexed + y * w, length);
-    });
-  } else {
-    for_each_row<I, false>(p, begin, end, [=](std::int64_t d, std::int64_t y, std::int64_t a) {
-      if (a < range.lo || a >= range.hi) return;
-      if (stream) stream_run(indexed + y * w, dense + d * w, length);
-      else copy_run(indexed + y * w, dense + d * w, length);
-    });
-  }
+  if (end - begin <= kRowBatch && p.loop_rank <= 1 && p.tuple_length == 1 && !stream)
+    return copy_few_runs<F, I>(p, begin, end, range, length);
+  unsigned char* to[kRowBatch];
+  const unsigned char* from[kRowBatch];
+  const RunBatch<F> batch{p.dense, p.indexed, static_cast<std::int64_t>(p.element_size), length, range, stream, to, from};
+  for_each_row<I, false>(p, begin, end, batch).copy();
 }
 
 }  // namespace dmlref::detail

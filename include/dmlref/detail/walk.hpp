@@ -38,8 +38,9 @@ inline LoopDim inner_loop(const Plan& p) noexcept {
 /// Clamp: every index value is clamped (which leaves a value in range as it is); otherwise the
 /// values must have been checked. The walk's state lives in this function's own locals: inside a
 /// lambda it would be reached by reference, and every store of the row functor might alias it.
+/// The functor is held by value, for the same reason, and returned, as std::for_each does.
 template <class I, bool Clamp, class Row>
-void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row) noexcept {
+Row for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row row) noexcept {
   const LoopDim inner = inner_loop(p);
   const unsigned char* const indices = p.indices;
   const TupleEntry first = p.tuple[0];
@@ -59,6 +60,15 @@ void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row
         const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
         row(d, y + a * first.indexed_stride, a);
       }
+    } else if (K == 2) {  // pairs (GatherND of 2-D coordinates) keep both entries in registers
+      const TupleEntry second = p.tuple[1];
+      const std::int64_t pair_stride = p.tuple_stride;
+      for (std::int64_t k = 0; k < line;
+           ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
+        const std::int64_t a = normalize_index<I, Clamp>(load_index<I>(indices, x), first.size);
+        const std::int64_t b = normalize_index<I, Clamp>(load_index<I>(indices, x + pair_stride), second.size);
+        row(d, y + a * first.indexed_stride + b * second.indexed_stride, a);
+      }
     } else {
       for (std::int64_t k = 0; k < line;
            ++k, d += inner.stride[kDense], x += inner.stride[kIndex], y += inner.stride[kIndexed]) {
@@ -71,7 +81,7 @@ void for_each_row(const Plan& p, std::int64_t begin, std::int64_t end, Row&& row
       }
     }
     remaining -= line;
-    if (remaining == 0) return;
+    if (remaining == 0) return row;
     c.lines.next();
     i = 0;
   }
