@@ -235,9 +235,9 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 /// loop of its own. Rows whose reads miss the caches overlap only as far as the core's reorder
 /// window reaches, and walk steps between the copies would fill it; a gather also prefetches each
 /// row's first line as it records it, which the hardware follows through the rest of a short run
-/// (docs/performance.md, "Short rows"). A scatter's rows need no prefetch: a large output is
-/// streamed, a small one stays in the caches. The walk holds the functor by value, so that its
-/// stores cannot alias the walk's state.
+/// (docs/performance.md, "Short rows"). A scatter does not prefetch its rows: the long rows of a
+/// large output are streamed (streams_rows), which reads no line it writes. The walk holds the
+/// functor by value, so that its stores cannot alias the walk's state.
 template <Flow F>
 struct RunBatch {
   static constexpr bool gather = F == Flow::gather;
