@@ -5,7 +5,8 @@
 // 64-byte block, and check every byte and the guards on both sides; then the operators whose
 // rows, staged lines and input copies go through it, with the output placed in the window.
 // Then copy_runs itself: rows in batches of 16 (RunBatch) and calls of at most 16 rows
-// (copy_few_runs), on both sides of a batch and from any starting row.
+// (copy_few_runs), on both sides of a batch, from any starting row, and for a scatter split by
+// target, within a range of targets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -228,28 +229,38 @@ TEST(CopyRuns, GatherRowsInBatches) {
   gather_rows_in_batches<std::uint64_t>();
 }
 
-TEST(CopyRuns, GatherNDPairsInBatches) {
+template <class I>
+void gather_nd_pairs_in_batches() {
   const std::int64_t a = 5, b = 7, cols = 33;
   std::vector<float> in(static_cast<std::size_t>(a * b * cols));
   for (std::size_t e = 0; e < in.size(); ++e) in[e] = test_values::pattern<float>(static_cast<std::int64_t>(e));
+  constexpr bool from_end = std::is_signed_v<I>;
   for (const std::int64_t pairs : {3, 16, 17, 33}) {
-    std::vector<std::int64_t> idx(static_cast<std::size_t>(2 * pairs));
+    std::vector<I> idx(static_cast<std::size_t>(2 * pairs));
     for (std::int64_t g = 0; g < pairs; ++g) {
-      idx[static_cast<std::size_t>(2 * g)] = g % 2 == 0 ? g % a : g % a - a;
-      idx[static_cast<std::size_t>(2 * g + 1)] = g % 3 == 0 ? (g * 3) % b - b : (g * 3) % b;
+      idx[static_cast<std::size_t>(2 * g)] = static_cast<I>(from_end && g % 2 == 1 ? g % a - a : g % a);
+      idx[static_cast<std::size_t>(2 * g + 1)] = static_cast<I>(from_end && g % 3 == 0 ? (g * 3) % b - b : (g * 3) % b);
     }
     Placed gathered(static_cast<std::size_t>(pairs * cols) * sizeof(float), 0);
     float* out = reinterpret_cast<float*>(gathered.data());
     const dmlref::Status s = dmlref::try_gather_nd(TensorView<const float>(in.data(), {1, a, b, cols}),
-                                                   TensorView<const std::int64_t>(idx.data(), {1, 1, pairs, 2}),
+                                                   TensorView<const I>(idx.data(), {1, 1, pairs, 2}),
                                                    TensorView<float>(out, {1, 1, pairs, cols}), {3, 2});
     ASSERT_TRUE(s) << s.message();
     for (std::int64_t g = 0; g < pairs; ++g) {
-      const std::int64_t i = (idx[static_cast<std::size_t>(2 * g)] + a) % a, j = (idx[static_cast<std::size_t>(2 * g + 1)] + b) % b;
+      const std::int64_t i = (static_cast<std::int64_t>(idx[static_cast<std::size_t>(2 * g)]) + a) % a;
+      const std::int64_t j = (static_cast<std::int64_t>(idx[static_cast<std::size_t>(2 * g + 1)]) + b) % b;
       ASSERT_EQ(std::memcmp(out + g * cols, in.data() + (i * b + j) * cols, cols * sizeof(float)), 0) << pairs << " pairs, row " << g;
     }
     EXPECT_TRUE(gathered.guards_intact()) << pairs << " pairs";
   }
+}
+
+TEST(CopyRuns, GatherNDPairsInBatches) {
+  gather_nd_pairs_in_batches<std::int32_t>();
+  gather_nd_pairs_in_batches<std::uint32_t>();
+  gather_nd_pairs_in_batches<std::int64_t>();
+  gather_nd_pairs_in_batches<std::uint64_t>();
 }
 
 TEST(CopyRuns, ScatterRowsInBatchesLastWins) {
@@ -308,6 +319,49 @@ TEST(CopyRuns, RowRangesThatStartMidCall) {
         ASSERT_EQ(std::memcmp(&out[static_cast<std::size_t>(r * cols + c)], &expected, sizeof(float)), 0)
             << "rows [" << range[0] << ", " << range[1] << "): row " << r << ", column " << c;
       }
+    }
+  }
+}
+
+// A scatter split by target (threads over colliding rows) walks every row of its share and writes
+// only the rows whose target lies in its range: copy_runs on a ScatterND plan with row ranges
+// and target ranges, through the batches and through copy_few_runs (at most 16 rows).
+TEST(CopyRuns, ScatterRowsWithinATargetRange) {
+  namespace detail = dmlref::detail;
+  const std::int64_t rows = 9, cols = 70, count = 40;
+  std::vector<float> in(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  std::vector<std::int64_t> targets(static_cast<std::size_t>(count));
+  for (std::int64_t u = 0; u < count; ++u) targets[static_cast<std::size_t>(u)] = u % 4 == 3 ? (u * 5) % rows - rows : (u * 5) % rows;
+  std::vector<float> updates(static_cast<std::size_t>(count * cols));
+  for (std::size_t e = 0; e < updates.size(); ++e) updates[e] = test_values::pattern<float>(static_cast<std::int64_t>(e) + 7777);
+  std::vector<float> out(in.size());
+  const TensorView<const float> in_view(in.data(), {rows, cols});
+  const TensorView<const std::int64_t> idx_view(targets.data(), {count, 1});
+  const TensorView<const float> upd_view(updates.data(), {count, cols});
+  const TensorView<float> out_view(out.data(), {rows, cols});
+  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
+                                       detail::raw("UpdatesTensor", upd_view), detail::raw("OutputTensor", out_view)};
+  detail::Operands operands = detail::operands_of(tensors);
+  ASSERT_TRUE(detail::check_shapes<detail::ScatterNDOperator>(operands, {2, 2}));
+  const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
+  const std::size_t length = static_cast<std::size_t>(cols) * sizeof(float);
+  struct Split {
+    std::int64_t begin, end, lo, hi;
+  };
+  const Split splits[] = {{0, 40, 0, 4}, {0, 40, 4, 9}, {5, 40, 3, 6}, {0, 12, 2, 7}, {3, 15, 0, 9}, {30, 31, 0, 1}};
+  for (const Split& split : splits) {
+    out = in;
+    detail::copy_runs<detail::Flow::scatter, std::int64_t>(plan, split.begin, split.end, {split.lo, split.hi}, length,
+                                                           false);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* expected = in.data() + r * cols;
+      if (r >= split.lo && r < split.hi)
+        for (std::int64_t u = split.begin; u < split.end; ++u)
+          if ((targets[static_cast<std::size_t>(u)] + rows) % rows == r) expected = updates.data() + u * cols;
+      ASSERT_EQ(std::memcmp(out.data() + r * cols, expected, length), 0)
+          << "rows [" << split.begin << ", " << split.end << "), targets [" << split.lo << ", " << split.hi
+          << "): row " << r;
     }
   }
 }
