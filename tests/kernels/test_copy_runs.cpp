@@ -1,9 +1,11 @@
 // Contiguous runs (detail/copy.hpp, copy_run): memcpy, except for runs of 2 KiB and more whose
 // destination starts 1 to 31 bytes past the source modulo 4 KiB, which glibc's memcpy copies
-// slowly on some AMD CPUs and copy_run moves 64 bytes at a time itself. These cases put the
-// destination at every distance around that window, with lengths around 2 KiB and around a
-// 64-byte block, and check every byte and the guards on both sides; then the operators whose
-// rows, staged lines and input copies go through it, with the output placed in the window.
+// slowly on some AMD CPUs and copy_run then moves 64 bytes at a time itself (on those machines
+// only: slow_aliased_memcpy(), which DMLREF_SLOW_ALIASED_MEMCPY=1 forces, as the small_caches
+// entry and the sanitizer preset do). These cases put the destination at every distance around
+// that window, with lengths around 2 KiB and around a 64-byte block, through copy_run and through
+// the 64-byte loop itself, and check every byte and the guards on both sides; then the operators
+// whose rows, staged lines and input copies go through it, with the output placed in the window.
 // Then copy_runs itself: rows in batches of 16 (RunBatch) and calls of at most 16 rows
 // (copy_few_runs), on both sides of a batch, from any starting row, and for a scatter split by
 // target, within a range of targets.
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -57,7 +60,9 @@ testing::AssertionResult rows_picked_whole(const float* out, const float* in, co
   return testing::AssertionSuccess();
 }
 
-TEST(CopyRuns, EveryDistanceAroundTheSlowWindow) {
+/// Copies with `copy` at every distance around the slow window, from three source placements.
+template <class Copy>
+void copy_at_every_distance(Copy copy) {
   const std::size_t distances[] = {0, 1, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64, 4064, 4095};
   const std::size_t lengths[] = {1, 63, 64, 65, 2047, 2048, 2049, 2111, 4096, 4096 + 17, 12345};
   for (const std::size_t source_at : {std::size_t{0}, std::size_t{8}, std::size_t{4000}})
@@ -67,12 +72,50 @@ TEST(CopyRuns, EveryDistanceAroundTheSlowWindow) {
         for (std::size_t i = 0; i < length; ++i) source.data()[i] = static_cast<unsigned char>(i * 131 + 7);
         Placed target(length, (source_at + distance) % 4096);
         for (std::size_t i = 0; i < length; ++i) target.data()[i] = static_cast<unsigned char>(~source.data()[i]);
-        dmlref::detail::copy_run(target.data(), source.data(), length);
+        copy(target.data(), source.data(), length);
         ASSERT_EQ(std::memcmp(target.data(), source.data(), length), 0)
             << "source at " << source_at << ", distance " << distance << ", length " << length;
         ASSERT_TRUE(target.guards_intact()) << "distance " << distance << ", length " << length;
         ASSERT_TRUE(source.guards_intact());
       }
+}
+
+TEST(CopyRuns, EveryDistanceAroundTheSlowWindow) {
+  copy_at_every_distance(dmlref::detail::copy_run);
+}
+
+#if DMLREF_HAS_SSE2
+// What copy_run takes in the window on a machine whose memcpy is slow there, on every machine.
+TEST(CopyRuns, TheVectorLoopAtEveryDistance) {
+  copy_at_every_distance(dmlref::detail::copy_by_vectors);
+}
+#endif
+
+// DMLREF_SLOW_ALIASED_MEMCPY "1" or "0" decides without measuring; any other text measures.
+TEST(CopyRuns, SlowAliasedMemcpyFromTheEnvironmentOrMeasured) {
+  using dmlref::detail::slow_aliased_memcpy_from;
+  int measured = 0;
+  auto measure = [&](bool answer) {
+    return [&measured, answer] {
+      ++measured;
+      return answer;
+    };
+  };
+  EXPECT_TRUE(slow_aliased_memcpy_from("1", measure(false)));
+  EXPECT_FALSE(slow_aliased_memcpy_from("0", measure(true)));
+  EXPECT_EQ(measured, 0);
+  for (const char* text : {static_cast<const char*>(nullptr), "", "10", "01", "yes", "true", " 1"}) {
+    const int before = measured;
+    EXPECT_TRUE(slow_aliased_memcpy_from(text, measure(true))) << (text ? text : "(unset)");
+    EXPECT_FALSE(slow_aliased_memcpy_from(text, measure(false))) << (text ? text : "(unset)");
+    EXPECT_EQ(measured, before + 2) << (text ? text : "(unset)");
+  }
+  // This process's answer follows its environment where that decides.
+  const char* text = std::getenv("DMLREF_SLOW_ALIASED_MEMCPY");
+  const bool decided = text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0';
+  if (decided) {
+    EXPECT_EQ(dmlref::detail::slow_aliased_memcpy(), text[0] == '1');
+  }
 }
 
 TEST(CopyRuns, TheSlowWindowIsOneToThirtyOneBytes) {

@@ -32,8 +32,9 @@ inline std::int64_t stream_bytes() noexcept {
 /// glibc's memcpy moves runs from about 2 KiB up with `rep movsb` on CPUs that report fast short
 /// `rep movs`. On AMD Zen 3 that runs 10 to 25 times slower when the destination starts 1 to 31
 /// bytes past the source modulo 4 KiB (glibc bug 30994; docs/performance.md, "Runs that memcpy
-/// copies slowly"), a distance two buffers from one allocator easily have. copy_run moves such
-/// runs 64 bytes at a time itself.
+/// copies slowly"), a distance two buffers from one allocator easily have. On such a machine
+/// (slow_aliased_memcpy()) copy_run moves those runs 64 bytes at a time itself; elsewhere memcpy
+/// is faster from memory, and keeps them.
 inline constexpr std::size_t kRepMovsBytes = 2048;
 
 inline bool rep_movs_aliases(const unsigned char* dst, const unsigned char* src) noexcept {
@@ -58,10 +59,12 @@ DMLREF_NOINLINE inline void copy_by_vectors(unsigned char* dst, const unsigned c
 }
 #endif
 
-/// memcpy of a contiguous run (the two do not overlap), but for the runs of kRepMovsBytes.
+/// memcpy of a contiguous run (the two do not overlap), but for the runs of kRepMovsBytes and more
+/// in the slow window, on a machine where memcpy is slow there.
 inline void copy_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
 #if DMLREF_HAS_SSE2
-  if (DMLREF_UNLIKELY(length >= kRepMovsBytes && rep_movs_aliases(dst, src))) return copy_by_vectors(dst, src, length);
+  if (DMLREF_UNLIKELY(length >= kRepMovsBytes && rep_movs_aliases(dst, src)) && slow_aliased_memcpy())
+    return copy_by_vectors(dst, src, length);
 #endif
   std::memcpy(dst, src, length);
 }

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 
 #if defined(__unix__) || defined(__APPLE__)
 #  include <unistd.h>
@@ -11,9 +13,10 @@
 
 #include "../config.hpp"
 
-// The caches the kernels size their blocks by, read once per program, when a call first needs
-// them. docs/performance.md, "Both kinds of host", says which choices depend on them and why the
-// others do not.
+// What the kernels choose by the machine, found once per program, when a call first needs it: the
+// caches they size their blocks by, and whether memcpy is slow in a window of run placements.
+// docs/performance.md, "Both kinds of host", says which choices depend on them and why the others
+// do not.
 
 namespace dmlref::detail {
 
@@ -115,6 +118,60 @@ DMLREF_COLD inline CacheSizes reported_cache_sizes() noexcept {
 inline const CacheSizes& cache_sizes() noexcept {
   static const CacheSizes sizes = with_override(reported_cache_sizes(), std::getenv("DMLREF_CACHE_SIZES"));
   return sizes;
+}
+
+/// Whether `memcpy` is slow for a run whose destination starts 1 to 31 bytes past its source
+/// modulo 4 KiB (docs/performance.md, "Runs that memcpy copies slowly"): DMLREF_SLOW_ALIASED_MEMCPY
+/// "1" or "0" says so, for tests and for hosts where the measurement misleads; any other text, or
+/// none, leaves it to `measure()`.
+template <class Measure>
+bool slow_aliased_memcpy_from(const char* text, Measure measure) noexcept {
+  if (text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0') return text[0] == '1';
+  return measure();
+}
+
+/// Times `memcpy` of a 16 KiB run, in cache, 16 and 64 bytes past its source modulo 4 KiB (the
+/// best of 5 trials of 2 copies each): slow when the first takes over 4 times as long. AMD Zen 3's
+/// `rep movsb` takes 10 to 25 times as long there; CPUs without the window, about as long. glibc
+/// copies 16 KiB with `rep movsb` wherever it uses it at all. On the heap: kernels that call this
+/// have a stage buffer on the stack already.
+DMLREF_COLD inline bool memcpy_is_slow_when_aliased() noexcept {
+  constexpr std::size_t page = 4096;
+  volatile std::size_t run_bytes = 16 * 1024;  // unknown to the compiler: a call to memcpy stays one
+  const std::size_t length = run_bytes;
+  unsigned char* const buffer = static_cast<unsigned char*>(std::malloc(2 * length + 3 * page));
+  if (buffer == nullptr) return false;
+  unsigned char* const source = buffer + (page - reinterpret_cast<std::uintptr_t>(buffer) % page);
+  std::memset(source, 1, length + page + length);
+  unsigned char* const target = source + length + page;  // a whole number of pages past the source
+  volatile unsigned char sink = 0;
+  auto now_ns = [] {
+    std::timespec t{};
+    std::timespec_get(&t, TIME_UTC);  // <ctime>: lighter than <chrono> for every kernel's includer
+    return std::int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
+  };
+  auto best_time = [&](std::size_t apart) {
+    std::int64_t best = INT64_MAX;
+    for (int trial = 0; trial < 5; ++trial) {
+      const std::int64_t start = now_ns();
+      for (int k = 0; k < 2; ++k) std::memcpy(target + apart, source, length);
+      const std::int64_t took = now_ns() - start;
+      if (took > 0 && took < best) best = took;  // (a wall clock may step back)
+      sink = static_cast<unsigned char>(sink + target[apart + length - 1]);
+    }
+    return best;
+  };
+  best_time(64);  // the lines into the caches
+  const auto aligned = best_time(64), aliased = best_time(16);
+  std::free(buffer);
+  return aliased / 4 > aligned;
+}
+
+/// This machine's answer, measured (or read from DMLREF_SLOW_ALIASED_MEMCPY) once.
+inline bool slow_aliased_memcpy() noexcept {
+  static const bool slow =
+      slow_aliased_memcpy_from(std::getenv("DMLREF_SLOW_ALIASED_MEMCPY"), [] { return memcpy_is_slow_when_aliased(); });
+  return slow;
 }
 
 }  // namespace dmlref::detail
