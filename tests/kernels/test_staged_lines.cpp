@@ -5,8 +5,9 @@
 // line counts that are and are not multiples of the group, groups cut short by the outer
 // dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
 // 8, and both Gather on the last axis and GatherElements, against a direct computation on the
-// transposed data. Last, packed lines of 1 KiB and more, which a staged pass prefetches one line
-// ahead.
+// transposed data. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
+// ahead. Last, packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
+// in place instead of staging them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -138,6 +139,32 @@ void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int
         << "rows " << rows << " n " << n << " m " << m << " threads " << threads << " at " << e;
 }
 
+// Gather on the last axis of a packed [rows, n] input with index type I, every row picking the
+// same `picks` columns (negative ones too, for signed I), with `options`.
+template <class T, class I>
+void check_gather_last_axis_packed(std::int64_t rows, std::int64_t n, std::int64_t picks,
+                                   const dmlref::Options& options) {
+  std::vector<T> input(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
+  std::vector<I> indices(static_cast<std::size_t>(picks));
+  for (std::int64_t j = 0; j < picks; ++j) {
+    const std::int64_t a = (j * 7919 + 5) % n;
+    indices[static_cast<std::size_t>(j)] = static_cast<I>(std::is_signed_v<I> && j % 3 == 1 ? a - n : a);
+  }
+  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  const dmlref::Status s =
+      dmlref::try_gather(TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {1, picks}),
+                         TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t j = 0; j < picks; ++j) {
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(j)]);
+      if (a < 0) a += n;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
+          << "n " << n << " picks " << picks << " threads " << options.threads << " at (" << r << ", " << j << ")";
+    }
+}
+
 template <class T>
 class GroupedLines : public ::testing::Test {};
 TYPED_TEST_SUITE(GroupedLines, ElementWidths, DataTypeNames);
@@ -210,6 +237,41 @@ TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
   check_scatter_packed<T, std::int32_t>(6, n, n, 1);
   check_scatter_packed<T, std::uint32_t>(6, n, n, 1);
   check_scatter_packed<T, std::uint64_t>(6, n, n, 1);
+}
+
+// A gather's packed line of 1 KiB and more with fewer rows than elements is read in place, each
+// line prefetched whole (copy_staged_rows): lines just below that size (staged) and from it up to
+// the largest stageable one, a single row per line and nearly as many rows as elements, the four
+// index types, one pass, and shares that start mid-line on 2 and 3 threads (more than 512 KiB of
+// work), for Gather on the last axis and GatherElements.
+template <class T, class I>
+void check_lines_read_in_place() {
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  dmlref::Options one_thread, one_pass;
+  one_pass.all_or_nothing = false;
+  for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{16384}, std::int64_t{32768}}) {
+    const std::int64_t n = bytes / w;
+    for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n - 1}) {
+      check_gather_last_axis_packed<T, I>(3, n, picks, one_thread);
+      check_gather_last_axis_packed<T, I>(3, n, picks, one_pass);
+      check_gather_elements_packed<T, I>(3, n, picks);
+    }
+  }
+  for (const int threads : {2, 3}) {
+    dmlref::Options options;
+    options.threads = threads;
+    const std::int64_t n = 16384 / w + 3;
+    check_gather_last_axis_packed<T, I>(64 * w, n, n / 3, options);
+    check_gather_elements_packed<T, I>(64 * w, n, n / 3, threads);
+  }
+}
+
+TYPED_TEST(GroupedLines, ContiguousLinesReadInPlace) {
+  using T = TypeParam;
+  check_lines_read_in_place<T, std::int32_t>();
+  check_lines_read_in_place<T, std::int64_t>();
+  check_lines_read_in_place<T, std::uint32_t>();
+  check_lines_read_in_place<T, std::uint64_t>();
 }
 
 }  // namespace

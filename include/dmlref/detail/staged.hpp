@@ -17,7 +17,8 @@
 // Staged lines. When every row of an innermost loop line picks single elements from the same
 // short line of the indexed tensor (Gather on the last axis, GatherElements and Scatter along the
 // innermost axis), that line is moved once through a buffer on the stack: sequential memory
-// traffic instead of a cache miss per element.
+// traffic instead of a cache miss per element. A contiguous line with fewer rows than elements is
+// prefetched whole instead, and read where it lies.
 
 namespace dmlref::detail {
 
@@ -90,7 +91,8 @@ struct LineAhead {
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
 /// indices at a time, prefetching the indices `index_ahead` bytes ahead and, over the first blocks
-/// (the others then run without that bookkeeping), the cache lines of `ahead`.
+/// (the others then run without that bookkeeping), the cache lines of `ahead`, as many to each
+/// block: a fixed count is a short loop, cheaper than dealing them out one at a time.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
@@ -106,15 +108,29 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
       for (std::int64_t k = 0; k < per_block; ++k) fn(dense + i + k, index + i + k);
     };
     const std::int64_t blocks = count / per_block;
-    const std::int64_t ahead_per_block = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
+    // The lines of `ahead`, `spread` to a block over the first blocks, the rest after them.
+    const std::int64_t spread = blocks > 0 ? (ahead.lines + blocks - 1) / blocks : 0;
+    const std::int64_t spread_blocks = spread > 0 ? ahead.lines / spread : 0;
+    const unsigned char* read = ahead.read;
+    const unsigned char* write = ahead.write;
     std::int64_t i = 0;
-    for (std::int64_t next = 0; next < ahead.lines && i + per_block <= count; i += per_block) {
-      const std::int64_t stop = ahead.lines - next < ahead_per_block ? ahead.lines : next + ahead_per_block;
-      for (; next < stop; ++next) {
-        DMLREF_PREFETCH(ahead.read + next * 64);
-        if (ahead.write != nullptr) DMLREF_PREFETCH_WRITE(ahead.write + next * 64);
+    if (write == nullptr) {
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
+        for (std::int64_t l = 0; l < spread; ++l) DMLREF_PREFETCH(read + l * 64);
+        block(i);
       }
-      block(i);
+    } else {
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64, write += spread * 64) {
+        for (std::int64_t l = 0; l < spread; ++l) {
+          DMLREF_PREFETCH(read + l * 64);
+          DMLREF_PREFETCH_WRITE(write + l * 64);
+        }
+        block(i);
+      }
+    }
+    for (std::int64_t l = spread_blocks * spread; l < ahead.lines; ++l) {
+      DMLREF_PREFETCH(ahead.read + l * 64);
+      if (write != nullptr) DMLREF_PREFETCH_WRITE(ahead.write + l * 64);
     }
     for (; i + per_block <= count; i += per_block) block(i);
     for (; i < count; ++i) fn(dense + i, index + i);
@@ -177,9 +193,10 @@ struct LineRows {
   std::int64_t count, dense, dense_stride, index, index_stride;
 };
 
-/// A gather's rows take their elements from a staged line of n elements (`doubled`: from the
-/// middle of the line copied twice, end to end, where a signed index in [-n, n) needs no
-/// normalisation). Out of line: one call moves a line's rows, from both of copy_staged_rows' paths.
+/// A gather's rows take their elements from a line of n elements, staged or read in place
+/// (`doubled`: from the middle of a staged line copied twice, end to end, where a signed index in
+/// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
+/// copy_staged_rows' paths.
 template <std::size_t W, class I>
 DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead) noexcept {
@@ -249,8 +266,15 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // stages InputTensor's line, and also writes OutputTensor's).
   const bool prefetch_next = line.size * w >= kPrefetchLineBytes &&
                              (fused ? line.source_stride : line.indexed_stride) == 1;
+  // A gather's contiguous line with fewer rows than elements is read where it lies: copying it to
+  // the stage costs more than the rows' picks save (docs/performance.md, "Lines read in place").
+  // Each line is prefetched whole before its rows pick from it, the first here, the others during
+  // the line before. (Never doubled: that needs as many rows as elements.)
+  const bool in_place = gather && prefetch_next && inner.size < line.size;
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
+  if (in_place)
+    for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
   for (std::int64_t remaining = end - begin; remaining > 0;) {
     const std::int64_t count = inner.size - first < remaining ? inner.size - first : remaining;
@@ -271,7 +295,9 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       continue;
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
-    if (gather) {
+    if (in_place) {
+      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead);
+    } else if (gather) {
       gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
       if (doubled) copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
       take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead);
