@@ -133,15 +133,16 @@ bool slow_aliased_memcpy_from(const char* text, Measure measure) noexcept {
 /// Times `memcpy` of a 16 KiB run, in cache, 16 and 64 bytes past its source modulo 4 KiB (the
 /// best of 5 trials of 2 copies each): slow when the first takes over 4 times as long. AMD Zen 3's
 /// `rep movsb` takes 10 to 25 times as long there; CPUs without the window, about as long. glibc
-/// copies 16 KiB with `rep movsb` wherever it uses it at all. On the heap: kernels that call this
-/// have a stage buffer on the stack already.
+/// copies 16 KiB with `rep movsb` wherever it uses it at all. The buffer is static, neither heap
+/// (a call with Options::allow_scratch off allocates nothing) nor stack (kernels that get here
+/// hold a stage buffer there already): not reentrant, it runs once, as slow_aliased_memcpy()'s
+/// static is initialised.
 DMLREF_COLD inline bool memcpy_is_slow_when_aliased() noexcept {
-  constexpr std::size_t page = 4096;
-  volatile std::size_t run_bytes = 16 * 1024;  // unknown to the compiler: a call to memcpy stays one
+  constexpr std::size_t page = 4096, run = 16 * 1024;
+  alignas(4096) static unsigned char buffer[2 * run + 2 * page];
+  volatile std::size_t run_bytes = run;  // unknown to the compiler: a call to memcpy stays one
   const std::size_t length = run_bytes;
-  unsigned char* const buffer = static_cast<unsigned char*>(std::malloc(2 * length + 3 * page));
-  if (buffer == nullptr) return false;
-  unsigned char* const source = buffer + (page - reinterpret_cast<std::uintptr_t>(buffer) % page);
+  unsigned char* const source = buffer;
   std::memset(source, 1, length + page + length);
   unsigned char* const target = source + length + page;  // a whole number of pages past the source
   volatile unsigned char sink = 0;
@@ -163,7 +164,6 @@ DMLREF_COLD inline bool memcpy_is_slow_when_aliased() noexcept {
   };
   best_time(64);  // the lines into the caches
   const auto aligned = best_time(64), aliased = best_time(16);
-  std::free(buffer);
   return aliased / 4 > aligned;
 }
 
