@@ -60,6 +60,15 @@ testing::AssertionResult rows_picked_whole(const float* out, const float* in, co
   return testing::AssertionSuccess();
 }
 
+/// Op's plan over `tensors` (its RawTensors in field order, which the plan points into), after
+/// its shape checks: for calling a kernel on part of a call directly.
+template <class Op, std::size_t N>
+dmlref::detail::Plan checked_plan(const dmlref::detail::RawTensor (&tensors)[N], const typename Op::Params& params) {
+  dmlref::detail::Operands operands = dmlref::detail::operands_of(tensors);
+  EXPECT_TRUE(dmlref::detail::check_shapes<Op>(operands, params));
+  return Op::plan(operands, params);
+}
+
 /// Copies with `copy` at every distance around the slow window, from three source placements.
 template <class Copy>
 void copy_at_every_distance(Copy copy) {
@@ -346,9 +355,7 @@ TEST(CopyRuns, RowRangesThatStartMidCall) {
   const TensorView<float> out_view(out.data(), {picks, cols});
   const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
                                        detail::raw("OutputTensor", out_view)};
-  detail::Operands operands = detail::operands_of(tensors);
-  ASSERT_TRUE(detail::check_shapes<detail::GatherOperator>(operands, {0, 1}));
-  const detail::Plan plan = detail::GatherOperator::plan(operands, {0, 1});
+  const detail::Plan plan = checked_plan<detail::GatherOperator>(tensors, {0, 1});
   const std::size_t length = static_cast<std::size_t>(cols) * sizeof(float);
   const std::int64_t ranges[][2] = {{0, 1}, {5, 12}, {7, 23}, {3, 40}, {24, 40}, {39, 40}};
   for (const auto& range : ranges) {
@@ -385,9 +392,7 @@ TEST(CopyRuns, ScatterRowsWithinATargetRange) {
   const TensorView<float> out_view(out.data(), {rows, cols});
   const detail::RawTensor tensors[] = {detail::raw("InputTensor", in_view), detail::raw("IndicesTensor", idx_view),
                                        detail::raw("UpdatesTensor", upd_view), detail::raw("OutputTensor", out_view)};
-  detail::Operands operands = detail::operands_of(tensors);
-  ASSERT_TRUE(detail::check_shapes<detail::ScatterNDOperator>(operands, {2, 2}));
-  const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
+  const detail::Plan plan = checked_plan<detail::ScatterNDOperator>(tensors, {2, 2});
   const std::size_t length = static_cast<std::size_t>(cols) * sizeof(float);
   struct Split {
     std::int64_t begin, end, lo, hi;

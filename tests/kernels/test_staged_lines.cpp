@@ -7,7 +7,7 @@
 // 8, and both Gather on the last axis and GatherElements, against a direct computation on the
 // transposed data. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Last, packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
-// in place instead of staging them.
+// in place instead of staging them, also in one pass with an error in a later line.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -272,6 +272,36 @@ TYPED_TEST(GroupedLines, ContiguousLinesReadInPlace) {
   check_lines_read_in_place<T, std::int64_t>();
   check_lines_read_in_place<T, std::uint32_t>();
   check_lines_read_in_place<T, std::uint64_t>();
+}
+
+// One pass over lines read in place, with a bad value in the third line: the error names it, and
+// the output holds every row before it and nothing after (GatherElements, [4, n] with n / 4 + 1
+// picks a line, lines of 16 KiB).
+TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
+  using T = TypeParam;
+  const std::int64_t rows = 4, n = 16384 / static_cast<std::int64_t>(sizeof(T)), picks = n / 4 + 1, bad = 37;
+  std::vector<T> input(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 1);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::int64_t e = 0; e < rows * picks; ++e) indices[static_cast<std::size_t>(e)] = (e * 7919 + 1) % n;
+  indices[static_cast<std::size_t>(2 * picks + bad)] = n;
+  const T sentinel = test_values::pattern<T>(-5);
+  std::vector<T> output(static_cast<std::size_t>(rows * picks), sentinel);
+  dmlref::Options options;
+  options.all_or_nothing = false;
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(input.data(), {rows, n}), TensorView<const std::int64_t>(indices.data(), {rows, picks}),
+      TensorView<T>(output.data(), {rows, picks}), {1}, options);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, dmlref::ErrorCode::index_out_of_range);
+  EXPECT_EQ(s.error().position, dmlref::Shape({2, bad})) << s.message();
+  EXPECT_TRUE(s.error().output_partly_written) << s.message();
+  for (std::int64_t e = 0; e < rows * picks; ++e) {
+    const std::int64_t r = e / picks;
+    const T expected = e < 2 * picks + bad ? input[static_cast<std::size_t>(r * n + indices[static_cast<std::size_t>(e)])]
+                                           : sentinel;
+    ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected)) << "element " << e;
+  }
 }
 
 }  // namespace

@@ -114,6 +114,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     const unsigned char* read = ahead.read;
     const unsigned char* write = ahead.write;
     std::int64_t i = 0;
+    // Two loops, so that a gather's (no write prefetches) tests nothing per line.
     if (write == nullptr) {
       for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
         for (std::int64_t l = 0; l < spread; ++l) DMLREF_PREFETCH(read + l * 64);
