@@ -50,12 +50,27 @@
 #  define DMLREF_UNROLL_LOOP
 #endif
 
-// SSE2 (every x86-64 target): the index scan's vector lanes and the streaming stores.
+// SSE2 (every x86-64 target): the streaming stores, and copy_run's vector loop.
 #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64)
 #  include <emmintrin.h>
 #  define DMLREF_HAS_SSE2 1
 #else
 #  define DMLREF_HAS_SSE2 0
+#endif
+
+// GCC and Clang: the index scan runs in their generic vector types (16-byte lanes on every
+// target), and on x86-64 also in 32-byte AVX2 lanes, compiled by a function attribute and chosen
+// at run time (detail/machine.hpp, scans_with_avx2()). No intrinsics header: every translation
+// unit of a kernel would pay for parsing it.
+#if defined(__GNUC__) || defined(__clang__)
+#  define DMLREF_HAS_VECTOR_LANES 1
+#else
+#  define DMLREF_HAS_VECTOR_LANES 0
+#endif
+#if DMLREF_HAS_VECTOR_LANES && defined(__x86_64__)
+#  define DMLREF_HAS_AVX2_SCAN 1
+#else
+#  define DMLREF_HAS_AVX2_SCAN 0
 #endif
 
 // Separate compilation of the kernels, for programs that call the dispatch layer from many

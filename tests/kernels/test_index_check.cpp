@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <string>
 #include <limits>
 #include <vector>
@@ -148,7 +150,7 @@ TYPED_TEST(IndexCheck, HugeBroadcastDimension) {
   }
 }
 
-// 4-byte indices are scanned in 32-bit SSE2 lanes while range_limit(n) is at most 2^31 (signed:
+// 4-byte indices are scanned in 32-bit vector lanes while range_limit(n) is at most 2^31 (signed:
 // n up to 2^30; unsigned: up to 2^31), and 64 bits wide above. Broadcast dimensions on both sides
 // of those bounds, with each boundary value at every position of two cache lines of indices. (A
 // value the scan flags wrongly is cleared by the exact walk; what must never happen is a bad value
@@ -178,6 +180,62 @@ TYPED_TEST(IndexCheck, FourByteLaneBounds) {
         }
       }
     }
+  }
+}
+
+#if DMLREF_HAS_VECTOR_LANES
+// The scan of whole cache lines in each lane width this host can run (16 bytes everywhere, AVX2's
+// 32 where the CPU has it: a process uses one, so each is called here directly), against the
+// scalar definition: all in range, and each boundary value alone at every position of up to
+// five cache lines.
+TYPED_TEST(IndexCheck, EveryLaneWidthAgainstTheScalarDefinition) {
+  using I = TypeParam;
+  using namespace dmlref::detail;
+  using Scan = bool (*)(const unsigned char*, std::int64_t, std::uint64_t, std::uint64_t);
+  std::vector<std::pair<const char*, Scan>> scans = {
+      {"16-byte lanes", [](const unsigned char* at, std::int64_t lines, std::uint64_t n, std::uint64_t last) {
+         return lines_in_range_lanes<I, 16>(at, lines, n, last);
+       }}};
+#  if DMLREF_HAS_AVX2_SCAN
+  if (__builtin_cpu_supports("avx2")) scans.push_back({"AVX2 lanes", &lines_in_range_avx2<I>});
+#  endif
+  constexpr std::int64_t per_line = 64 / sizeof(I);
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{4096}, std::int64_t{1} << 30}) {
+    const std::uint64_t limit = range_limit<I>(static_cast<std::uint64_t>(n));
+    if (!scans_in_lanes<I>(limit)) continue;
+    std::vector<I> good, bad;
+    boundary_values<I>(n, good, bad);
+    for (const std::int64_t lines : {1, 2, 5}) {
+      std::vector<I> values(static_cast<std::size_t>(lines * per_line));
+      for (std::size_t k = 0; k < values.size(); ++k) values[k] = good[k % good.size()];
+      auto bytes = reinterpret_cast<const unsigned char*>(values.data());
+      for (const auto& [name, scan] : scans) {
+        EXPECT_TRUE(scan(bytes, lines, static_cast<std::uint64_t>(n), limit - 1)) << name << ", n " << n;
+        for (std::size_t at = 0; at < values.size(); ++at) {
+          const I kept = values[at];
+          for (const I v : bad) {
+            values[at] = v;
+            EXPECT_FALSE(scan(bytes, lines, static_cast<std::uint64_t>(n), limit - 1))
+                << name << ", n " << n << ", value " << +v << " at " << at << " of " << values.size();
+          }
+          values[at] = kept;
+        }
+      }
+    }
+  }
+}
+#endif
+
+// DMLREF_AVX2=0 turns the AVX2 scan off; nothing turns it on where the CPU lacks it.
+TEST(IndexCheckLanes, Avx2FromTheEnvironmentAndTheCpu) {
+  using dmlref::detail::avx2_scan_from;
+  EXPECT_TRUE(avx2_scan_from(nullptr, true));
+  EXPECT_FALSE(avx2_scan_from("0", true));
+  for (const char* text : {"", "1", "00", "no", " 0"}) EXPECT_TRUE(avx2_scan_from(text, true)) << text;
+  for (const char* text : {static_cast<const char*>(nullptr), "0", "1"}) EXPECT_FALSE(avx2_scan_from(text, false));
+  const char* text = std::getenv("DMLREF_AVX2");
+  if (text != nullptr && std::string(text) == "0") {
+    EXPECT_FALSE(dmlref::detail::scans_with_avx2());
   }
 }
 

@@ -8,6 +8,7 @@
 #include "../config.hpp"
 #include "../status.hpp"
 #include "indices.hpp"
+#include "machine.hpp"
 #include "plan.hpp"
 #include "strided.hpp"
 #include "walk.hpp"
@@ -38,7 +39,7 @@ inline void prefetch_ahead(const unsigned char* at, std::uintptr_t bytes) noexce
 
 /// For u = shifted_index(v, n) and last = range_limit(n) - 1 < 2^63: the top bit of the result
 /// is set exactly when v is out of range. Plain adds, subtracts and ors: a scan over many values
-/// has no branch and no compare, and vectorizes even on baseline SSE2.
+/// has no branch and no compare, and runs in vector lanes (lines_in_range_lanes).
 template <class I>
 inline std::uint64_t range_bits(const unsigned char* at, std::uint64_t n, std::uint64_t last) noexcept {
   I v;
@@ -51,8 +52,8 @@ inline std::uint64_t range_bits(const unsigned char* at, std::uint64_t n, std::u
 template <class I>
 using PackedStep = std::integral_constant<std::int64_t, sizeof(I)>;
 
-#if DMLREF_HAS_SSE2
-/// Whether the packed scan can run range_bits() in SSE2 lanes of the index's own width: always
+#if DMLREF_HAS_VECTOR_LANES
+/// Whether the packed scan can run range_bits() in vector lanes of the index's own width: always
 /// for 8-byte indices; for 4-byte ones when range_limit(n) is at most 2^31, so that the same test
 /// taken modulo 2^32 leaves the top bit of a lane set exactly when its value is out of range.
 template <class I>
@@ -60,31 +61,60 @@ constexpr bool scans_in_lanes(std::uint64_t limit) noexcept {
   return sizeof(I) == 8 || limit <= std::uint64_t{1} << 31;
 }
 
-/// range_bits() of the `lines` whole cache lines of packed values at `at`, 16 bytes at a time,
-/// or-ed into four accumulators; true when no lane's top bit is set. g++ leaves the scalar form of
-/// 64-bit values scalar: this takes about half its instructions, which one-pass mode pays in full
-/// while the copy waits.
-template <class I>
-bool lines_in_range_sse2(const unsigned char* at, std::int64_t lines, std::uint64_t n, std::uint64_t last) noexcept {
-  constexpr bool wide = sizeof(I) == 8;
-  const std::uint64_t shift = std::is_signed_v<I> ? n : 0;
-  const __m128i add = wide ? _mm_set1_epi64x(static_cast<long long>(shift)) : _mm_set1_epi32(static_cast<int>(shift));
-  const __m128i top = wide ? _mm_set1_epi64x(static_cast<long long>(last)) : _mm_set1_epi32(static_cast<int>(last));
-  auto bits = [&](const unsigned char* q) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-    const __m128i u = wide ? _mm_add_epi64(v, add) : _mm_add_epi32(v, add);
-    return _mm_or_si128(u, wide ? _mm_sub_epi64(top, u) : _mm_sub_epi32(top, u));
-  };
-  __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+/// bits |= range_bits() of the lanes at `at`. Vectors pass by reference: a function taking or
+/// returning a 32-byte vector by value would have a different ABI with and without AVX.
+template <class Vec, class Lane>
+DMLREF_ALWAYS_INLINE void or_range_bits(Vec& bits, const unsigned char* at, Lane shift, Lane last) noexcept {
+  Vec v;
+  std::memcpy(&v, at, sizeof(Vec));
+  const Vec u = v + shift;
+  bits |= u | (last - u);
+}
+
+/// range_bits() of the `lines` whole cache lines of packed values at `at`, in Bytes-byte vectors
+/// (16 or 32) of the index's own width, a cache line per iteration into independent accumulators;
+/// true when no lane's top bit is set. Compilers leave the scalar form of 64-bit values scalar,
+/// and one-pass mode pays the scan in full while the copy waits: 32-byte lanes take half the time
+/// of 16-byte ones, and 64-byte lanes no less than 32 (docs/performance.md, "The index scan's lanes").
+template <class I, int Bytes>
+DMLREF_ALWAYS_INLINE bool lines_in_range_lanes(const unsigned char* at, std::int64_t lines, std::uint64_t n,
+                                               std::uint64_t last) noexcept {
+  using Lane = std::conditional_t<sizeof(I) == 8, std::uint64_t, std::uint32_t>;
+  typedef Lane Vec __attribute__((vector_size(Bytes)));
+  const Lane shift = std::is_signed_v<I> ? static_cast<Lane>(n) : 0;
+  const Lane top = static_cast<Lane>(last);
+  Vec a0{}, a1{}, a2{}, a3{};
   for (std::int64_t l = 0; l < lines; ++l, at += 64) {
     prefetch_ahead(at, kIndexPrefetchBytes);
-    a0 = _mm_or_si128(a0, bits(at));
-    a1 = _mm_or_si128(a1, bits(at + 16));
-    a2 = _mm_or_si128(a2, bits(at + 32));
-    a3 = _mm_or_si128(a3, bits(at + 48));
+    or_range_bits(a0, at, shift, top);
+    or_range_bits(a1, at + Bytes, shift, top);
+    if constexpr (Bytes == 16) {
+      or_range_bits(a2, at + 32, shift, top);
+      or_range_bits(a3, at + 48, shift, top);
+    }
   }
-  const __m128i all = _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3));
-  return (_mm_movemask_epi8(all) & (wide ? 0x8080 : 0x8888)) == 0;  // each lane's top byte
+  const Vec all = (a0 | a1) | (a2 | a3);
+  Lane bits = 0;
+  for (int k = 0; k < Bytes / static_cast<int>(sizeof(Lane)); ++k) bits |= all[k];
+  return (bits >> (8 * sizeof(Lane) - 1)) == 0;
+}
+
+#if DMLREF_HAS_AVX2_SCAN
+/// The same in AVX2's 32-byte lanes, for CPUs that have them (scans_with_avx2()).
+template <class I>
+__attribute__((target("avx2"))) bool lines_in_range_avx2(const unsigned char* at, std::int64_t lines, std::uint64_t n,
+                                                         std::uint64_t last) noexcept {
+  return lines_in_range_lanes<I, 32>(at, lines, n, last);
+}
+#endif
+
+/// The scan of whole cache lines in the widest lanes this CPU has.
+template <class I>
+bool lines_in_range(const unsigned char* at, std::int64_t lines, std::uint64_t n, std::uint64_t last) noexcept {
+#if DMLREF_HAS_AVX2_SCAN
+  if (scans_with_avx2()) return lines_in_range_avx2<I>(at, lines, n, last);
+#endif
+  return lines_in_range_lanes<I, 16>(at, lines, n, last);
 }
 #endif
 
@@ -105,10 +135,10 @@ bool line_in_range(const unsigned char* at, std::int64_t count, Step step, std::
   std::int64_t i = 0;
   if constexpr (std::is_same_v<Step, PackedStep<I>>) {
     constexpr std::int64_t per_line = 64 / sizeof(I);  // a multiple of 4
-#if DMLREF_HAS_SSE2
+#if DMLREF_HAS_VECTOR_LANES
     if (scans_in_lanes<I>(limit)) {
       const std::int64_t lines = count / per_line;
-      if (!lines_in_range_sse2<I>(at, lines, n, last)) return false;
+      if (!lines_in_range<I>(at, lines, n, last)) return false;
       at += lines * 64;
       i = lines * per_line;
     }

@@ -14,7 +14,8 @@
 #include "../config.hpp"
 
 // What the kernels choose by the machine, found once per program, when a call first needs it: the
-// caches they size their blocks by, and whether memcpy is slow in a window of run placements.
+// caches they size their blocks by, whether memcpy is slow in a window of run placements, and
+// whether the index scan can use AVX2.
 // docs/performance.md, "Both kinds of host", says which choices depend on them and why the others
 // do not.
 
@@ -172,6 +173,26 @@ inline bool slow_aliased_memcpy() noexcept {
   static const bool slow =
       slow_aliased_memcpy_from(std::getenv("DMLREF_SLOW_ALIASED_MEMCPY"), [] { return memcpy_is_slow_when_aliased(); });
   return slow;
+}
+
+/// Whether the index scan runs in AVX2 lanes: when the CPU and its operating system support AVX2,
+/// unless DMLREF_AVX2 is "0" (tests run the 16-byte lanes so on any host; any other text changes
+/// nothing: it can never turn on what the CPU lacks).
+inline bool avx2_scan_from(const char* text, bool supported) noexcept {
+  return supported && !(text != nullptr && text[0] == '0' && text[1] == '\0');
+}
+
+/// This machine's answer, found once.
+inline bool scans_with_avx2() noexcept {
+#if DMLREF_HAS_AVX2_SCAN
+  static const bool avx2 = [] {
+    __builtin_cpu_init();  // in case this runs before the runtime's own constructors
+    return avx2_scan_from(std::getenv("DMLREF_AVX2"), __builtin_cpu_supports("avx2") != 0);
+  }();
+  return avx2;
+#else
+  return false;
+#endif
 }
 
 }  // namespace dmlref::detail
