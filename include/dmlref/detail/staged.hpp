@@ -102,10 +102,11 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
   const Fn fn = row;
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
-    auto block = [&](std::int64_t i) {
-      prefetch_ahead(indices + (index + i) * std::int64_t{sizeof(I)}, index_ahead);
+    auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
+      const std::int64_t d = dense + i, x = index + i;
+      prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
       DMLREF_UNROLL_LOOP
-      for (std::int64_t k = 0; k < per_block; ++k) fn(dense + i + k, index + i + k);
+      for (std::int64_t k = 0; k < per_block; ++k) fn(d + k, x + k);
     };
     const std::int64_t blocks = count / per_block;
     // The lines of `ahead`, `spread` to a block over the first blocks, the rest after them.
