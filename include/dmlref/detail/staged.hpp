@@ -10,6 +10,7 @@
 #include "copy.hpp"
 #include "index_check.hpp"
 #include "indices.hpp"
+#include "machine.hpp"
 #include "plan.hpp"
 #include "scratch.hpp"
 #include "walk.hpp"
@@ -88,15 +89,27 @@ struct LineAhead {
   std::int64_t lines = 0;
 };
 
+/// The dense tensor (a gather's output, a scatter's updates), whose elements a line's rows reach
+/// in order: in a call larger than the last-level cache, prefetched as far ahead as the indices,
+/// since the hardware prefetcher then runs too short a distance ahead of loops this fast. In a
+/// smaller call the prefetches only cost instructions (docs/performance.md, "The dense stream").
+/// A null `first`: not prefetched.
+struct DenseAhead {
+  const unsigned char* first = nullptr;
+  std::int64_t width = 0;
+};
+
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
-/// indices at a time, prefetching the indices `index_ahead` bytes ahead and, over the first blocks
-/// (the others then run without that bookkeeping), the cache lines of `ahead`, as many to each
-/// block: a fixed count is a short loop, cheaper than dealing them out one at a time.
+/// indices at a time, prefetching the indices `index_ahead` bytes ahead, the dense tensor as
+/// `dense_ahead` says and, over the first blocks (the others then run without that bookkeeping),
+/// the cache lines of `ahead`, as many to each block: a fixed count is a short loop, cheaper than
+/// dealing them out one at a time.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
-                             std::uintptr_t index_ahead, const LineAhead& ahead, const Fn& row) noexcept {
+                             std::uintptr_t index_ahead, const LineAhead& ahead, DenseAhead dense_ahead,
+                             const Fn& row) noexcept {
   // A local copy: where this function is not inlined (g++ -O2), the stores of the rows might
   // otherwise alias the caller's `row`, and its captures be reloaded for every row.
   const Fn fn = row;
@@ -105,6 +118,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
       const std::int64_t d = dense + i, x = index + i;
       prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
+      if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
       DMLREF_UNROLL_LOOP
       for (std::int64_t k = 0; k < per_block; ++k) fn(d + k, x + k);
     };
@@ -201,13 +215,13 @@ struct LineRows {
 /// copy_staged_rows' paths.
 template <std::size_t W, class I>
 DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
-                    const LineAhead& ahead) noexcept {
+                    const LineAhead& ahead, DenseAhead dense_ahead) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
   auto take = [&](auto position) {
     // By value: a store of a byte may alias anything the loop would reach through a reference.
     for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                        p.index_prefetch_bytes, ahead,
+                        p.index_prefetch_bytes, ahead, dense_ahead,
                         [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                           constexpr auto width = static_cast<std::int64_t>(W);
                           std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
@@ -221,11 +235,11 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
 template <std::size_t W, class I>
 DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
-                   const LineAhead& ahead) noexcept {
+                   const LineAhead& ahead, DenseAhead dense_ahead) noexcept {
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;
   for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                      p.index_prefetch_bytes, ahead,
+                      p.index_prefetch_bytes, ahead, dense_ahead,
                       [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                         const std::int64_t a = normalize_index<I, false>(load_index<I>(indices, x), n);
                         constexpr auto width = static_cast<std::int64_t>(W);
@@ -273,6 +287,13 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // Each line is prefetched whole before its rows pick from it, the first here, the others during
   // the line before. (Never doubled: that needs as many rows as elements.)
   const bool in_place = gather && prefetch_next && inner.size < line.size;
+  // The dense tensor and the indices stream through the rows; a call whose streams outgrow the
+  // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
+  // half a cache line of it or more (narrower elements would prefetch each line many times), and
+  // not while a line read in place has its next line's prefetches in flight (that measured slower).
+  const bool large = p.row_count() * (w + std::int64_t{sizeof(I)}) > cache_sizes().l3;
+  const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
+  const DenseAhead dense_ahead = large && wide && !in_place ? DenseAhead{p.dense, w} : DenseAhead{};
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   if (in_place)
@@ -291,22 +312,22 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
         take_from_line<W, I>(p, group.buffer + g * group.pitch * w, line.size, false,
                              LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
                                       rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
-                             LineAhead{});
+                             LineAhead{}, dense_ahead);
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
     if (in_place) {
-      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead);
+      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead, dense_ahead);
     } else if (gather) {
       gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
       if (doubled) copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
-      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead);
+      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead, dense_ahead);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
-      put_into_line<W, I>(p, stage, line.size, rows, ahead);
+      put_into_line<W, I>(p, stage, line.size, rows, ahead, dense_ahead);
       scatter_line(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride, W);
     }
     remaining -= count;
