@@ -291,7 +291,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
   // half a cache line of it or more (narrower elements would prefetch each line many times), and
   // not while a line read in place has its next line's prefetches in flight (that measured slower).
-  const bool large = p.row_count() * (w + std::int64_t{sizeof(I)}) > cache_sizes().l3;
+  const bool large = p.row_count() > cache_sizes().l3 / (w + std::int64_t{sizeof(I)});  // (no overflow)
   const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
   const DenseAhead dense_ahead = large && wide && !in_place ? DenseAhead{p.dense, w} : DenseAhead{};
   LineCursor c(p, begin);
