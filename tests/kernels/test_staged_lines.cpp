@@ -274,6 +274,20 @@ TYPED_TEST(GroupedLines, ContiguousLinesReadInPlace) {
   check_lines_read_in_place<T, std::uint64_t>();
 }
 
+// Lines with as many rows as elements in a call whose dense and index streams outgrow the
+// last-level cache prefetch the dense tensor ahead of the rows (copy_staged_rows, DenseAhead): a
+// gather's output, a scatter's updates. With the small_caches entry's L3 of 2 MiB these calls do;
+// the results must be the same either way. Both index widths: a block of 4-byte indices covers
+// twice the dense bytes of one of 8-byte indices.
+TYPED_TEST(GroupedLines, CallsLargerThanTheCacheStreamTheDenseTensor) {
+  using T = TypeParam;
+  const std::int64_t rows = 64, n = 4096;
+  check_gather_elements_packed<T, std::int64_t>(rows, n, n);
+  check_gather_elements_packed<T, std::int32_t>(rows, n, n);
+  check_scatter_packed<T, std::int64_t>(rows, n, n, 1);
+  check_scatter_packed<T, std::uint32_t>(rows, n, n, 1);
+}
+
 // One pass over lines read in place, with a bad value in the third line: the error names it, and
 // the output holds every row before it and nothing after (GatherElements, [4, n] with n / 4 + 1
 // picks a line, lines of 16 KiB).

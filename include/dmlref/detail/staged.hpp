@@ -215,9 +215,10 @@ struct LineRows {
 /// copy_staged_rows' paths.
 template <std::size_t W, class I>
 DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
-                    const LineAhead& ahead, DenseAhead dense_ahead) noexcept {
+                    const LineAhead& ahead, bool prefetch_dense) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
+  const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   auto take = [&](auto position) {
     // By value: a store of a byte may alias anything the loop would reach through a reference.
     for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
@@ -235,9 +236,10 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
 template <std::size_t W, class I>
 DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::int64_t n, const LineRows& rows,
-                   const LineAhead& ahead, DenseAhead dense_ahead) noexcept {
+                   const LineAhead& ahead, bool prefetch_dense) noexcept {
   const unsigned char* const dense = p.dense;
   const unsigned char* const indices = p.indices;
+  const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
                       p.index_prefetch_bytes, ahead, dense_ahead,
                       [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
@@ -293,7 +295,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // not while a line read in place has its next line's prefetches in flight (that measured slower).
   const bool large = p.row_count() > cache_sizes().l3 / (w + std::int64_t{sizeof(I)});  // (no overflow)
   const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
-  const DenseAhead dense_ahead = large && wide && !in_place ? DenseAhead{p.dense, w} : DenseAhead{};
+  const bool prefetch_dense = large && wide && !in_place;
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   if (in_place)
@@ -312,22 +314,22 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
         take_from_line<W, I>(p, group.buffer + g * group.pitch * w, line.size, false,
                              LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
                                       rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
-                             LineAhead{}, dense_ahead);
+                             LineAhead{}, prefetch_dense);
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
     if (in_place) {
-      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead, dense_ahead);
+      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead, prefetch_dense);
     } else if (gather) {
       gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
       if (doubled) copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
-      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead, dense_ahead);
+      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead, prefetch_dense);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
-      put_into_line<W, I>(p, stage, line.size, rows, ahead, dense_ahead);
+      put_into_line<W, I>(p, stage, line.size, rows, ahead, prefetch_dense);
       scatter_line(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride, W);
     }
     remaining -= count;
