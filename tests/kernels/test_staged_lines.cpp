@@ -140,25 +140,27 @@ void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int
 }
 
 // Gather on the last axis of a packed [rows, n] input with index type I, every row picking the
-// same `picks` columns (negative ones too, for signed I), with `options`.
+// same `picks` columns (negative ones too, for signed I), with `options`; the index values
+// `index_stride` elements apart.
 template <class T, class I>
 void check_gather_last_axis_packed(std::int64_t rows, std::int64_t n, std::int64_t picks,
-                                   const dmlref::Options& options) {
+                                   const dmlref::Options& options, std::int64_t index_stride = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
-  std::vector<I> indices(static_cast<std::size_t>(picks));
-  for (std::int64_t j = 0; j < picks; ++j) {
+  std::vector<I> indices(static_cast<std::size_t>(picks * index_stride));
+  for (std::int64_t j = 0; j < picks * index_stride; ++j) {
     const std::int64_t a = (j * 7919 + 5) % n;
     indices[static_cast<std::size_t>(j)] = static_cast<I>(std::is_signed_v<I> && j % 3 == 1 ? a - n : a);
   }
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
-  const dmlref::Status s =
-      dmlref::try_gather(TensorView<const T>(input.data(), {rows, n}), TensorView<const I>(indices.data(), {1, picks}),
-                         TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
+  const dmlref::Status s = dmlref::try_gather(
+      TensorView<const T>(input.data(), {rows, n}),
+      TensorView<const I>(indices.data(), {1, picks}, {picks * index_stride, index_stride}),
+      TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
   ASSERT_TRUE(s) << s.message();
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t j = 0; j < picks; ++j) {
-      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(j)]);
+      std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(j * index_stride)]);
       if (a < 0) a += n;
       ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
           << "n " << n << " picks " << picks << " threads " << options.threads << " at (" << r << ", " << j << ")";
@@ -272,6 +274,40 @@ TYPED_TEST(GroupedLines, ContiguousLinesReadInPlace) {
   check_lines_read_in_place<T, std::int64_t>();
   check_lines_read_in_place<T, std::uint32_t>();
   check_lines_read_in_place<T, std::uint64_t>();
+}
+
+// A Gather's rows read the same index values on every line (its outer input dimensions): a share
+// of more than one line normalises them once into the stage buffer (copy_staged_rows,
+// normalize_shared_indices) and picks by those positions. Lines staged (under 1 KiB) and read in
+// place; picks from one to more rows than elements (where signed indices would double the line)
+// and too many for the stage to hold their positions (the per-row path); strided index values;
+// a single line (never normalised); shares that start mid-line on 2 and 3 threads; four index types.
+template <class T, class I>
+void check_shared_indices() {
+  const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
+  const dmlref::Options one_thread;
+  for (const std::int64_t bytes : {std::int64_t{200}, std::int64_t{1000}, std::int64_t{16384}}) {
+    const std::int64_t n = bytes / w;
+    for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n + 7, std::int64_t{16000}}) {
+      check_gather_last_axis_packed<T, I>(3, n, picks, one_thread);
+      check_gather_last_axis_packed<T, I>(2, n, picks, one_thread, 3);
+      check_gather_last_axis_packed<T, I>(1, n, picks, one_thread);
+    }
+  }
+  for (const int threads : {2, 3}) {
+    dmlref::Options options;
+    options.threads = threads;
+    check_gather_last_axis_packed<T, I>(97, 1000 / w, 1237, options);
+    check_gather_last_axis_packed<T, I>(33, 16384 / w, 16384 / w / 3 + 1, options);
+  }
+}
+
+TYPED_TEST(GroupedLines, SharedIndicesNormalisedOnce) {
+  using T = TypeParam;
+  check_shared_indices<T, std::int32_t>();
+  check_shared_indices<T, std::int64_t>();
+  check_shared_indices<T, std::uint32_t>();
+  check_shared_indices<T, std::uint64_t>();
 }
 
 // Lines with as many rows as elements in a call whose dense and index streams outgrow the

@@ -249,6 +249,28 @@ DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::in
                       });
 }
 
+/// Where every line's rows read the same index values (no outer loop dimension moves through
+/// IndicesTensor: a Gather's outer input dimensions) and a share spans more than one line, those
+/// values are normalised once, as 16-bit positions (a staged line has at most kStageBytes
+/// elements), into `room` bytes at `positions`: the rows of every line then read a position
+/// instead of loading and normalising a wider value. `index` is where the rows of a line start in
+/// IndicesTensor. False, having done nothing, where that does not apply or fit.
+template <class I>
+bool normalize_shared_indices(const Plan& p, std::int64_t rows, std::int64_t index, unsigned char* positions,
+                              std::int64_t room) noexcept {
+  static_assert(kStageBytes <= 65536, "a staged line's positions must fit 16 bits");
+  const LoopDim inner = p.loop[p.loop_rank - 1];
+  if (p.loop_rank < 2 || rows <= inner.size || inner.size * std::int64_t{sizeof(std::uint16_t)} > room) return false;
+  for (int d = 0; d + 1 < p.loop_rank; ++d)
+    if (p.loop[d].stride[kIndex] != 0) return false;
+  const std::int64_t n = p.tuple[0].size;
+  for (std::int64_t r = 0; r < inner.size; ++r) {
+    const auto a = static_cast<std::uint16_t>(normalize_index<I, false>(load_index<I>(p.indices, index + r * inner.stride[kIndex]), n));
+    std::memcpy(positions + r * std::int64_t{sizeof(a)}, &a, sizeof(a));
+  }
+  return true;
+}
+
 /// The next line a staged pass moves, to prefetch while the current one's rows run (see LineAhead).
 inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused) noexcept {
   const auto w = static_cast<std::int64_t>(p.element_size);
@@ -298,6 +320,17 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool prefetch_dense = large && wide && !in_place;
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
+  // A gather's index values shared by every line, normalised once (normalize_shared_indices) after
+  // the staged line; the rows then take their positions from there, as a Plan of 16-bit indices.
+  const std::int64_t line_room = in_place ? 0 : (line.size * w + 63) / 64 * 64;
+  Plan with_positions = p;
+  const bool shared = gather && group.group <= 1 &&
+                      normalize_shared_indices<I>(p, end - begin, at[kIndex], stage + line_room,
+                                                  std::int64_t{kStageBytes} - line_room);
+  if (shared) {
+    with_positions.indices = stage + line_room;
+    with_positions.index_prefetch_bytes = 0;
+  }
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
@@ -320,7 +353,12 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       continue;
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
-    if (in_place) {
+    if (shared) {
+      const unsigned char* const from = in_place ? indexed_line : stage;
+      if (!in_place) gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
+      take_from_line<W, std::uint16_t>(with_positions, from, line.size, false,
+                                       LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
+    } else if (in_place) {
       take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead, prefetch_dense);
     } else if (gather) {
       gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
