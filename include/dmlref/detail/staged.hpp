@@ -129,8 +129,28 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     const unsigned char* read = ahead.read;
     const unsigned char* write = ahead.write;
     std::int64_t i = 0;
-    // Two loops, so that a gather's (no write prefetches) tests nothing per line.
-    if (write == nullptr) {
+    // Three loops, so that a gather's (no write prefetches) tests nothing per line. More than
+    // two lines to a block are dealt out over its rows, a quarter before each quarter of them:
+    // issued all at the start of a fast block, they outran memory and most likely overflowed the
+    // core's queue of misses (docs/performance.md, "Lines read in place"). The prefetches stay in
+    // this body, not in a function it calls: g++ 12 dropped such a call, whose only effect is a
+    // prefetch.
+    constexpr std::int64_t parts = 4, per_part = per_block / parts;
+    if (write == nullptr && spread > 2) {
+      const std::int64_t lines_per_part = (spread + parts - 1) / parts;
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
+        const std::int64_t d = dense + i, x = index + i;
+        prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
+        if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
+        DMLREF_UNROLL_LOOP
+        for (std::int64_t part = 0; part < parts; ++part) {
+          const std::int64_t end = std::min(spread, (part + 1) * lines_per_part);
+          for (std::int64_t l = part * lines_per_part; l < end; ++l) DMLREF_PREFETCH(read + l * 64);
+          DMLREF_UNROLL_LOOP
+          for (std::int64_t k = part * per_part; k < (part + 1) * per_part; ++k) fn(d + k, x + k);
+        }
+      }
+    } else if (write == nullptr) {
       for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
         for (std::int64_t l = 0; l < spread; ++l) DMLREF_PREFETCH(read + l * 64);
         block(i);
