@@ -305,8 +305,10 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
 /// of the outer loop dimensions): a group of far-strided lines at once (gathers), the line twice
-/// (signed gathers with as many rows as elements), or the line alone. Gathers may start and end
-/// mid-line; a scatter's share is whole lines, because it writes its staged lines back whole.
+/// (signed gathers with as many rows as elements), the line alone, or none (a gather's contiguous
+/// line with fewer rows than elements, read in place); a gather's rows that read the same index
+/// values on every line take them normalised once. Gathers may start and end mid-line; a
+/// scatter's share is whole lines, because it writes its staged lines back whole.
 /// `scratch`: a group may be staged on the heap (Options::allow_scratch).
 template <Flow F, std::size_t W, class I>
 void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool scratch) noexcept {
@@ -317,9 +319,6 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const LoopDim outer = p.loop_rank >= 2 ? p.loop[p.loop_rank - 2] : LoopDim{1, {0, 0, 0, 0}};
   const TupleEntry line = p.tuple[0];
   const bool fused = !gather && fuses_input_copy(p);
-  // Worth the second copy when the line has at least as many rows as elements.
-  const bool doubled = gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} &&
-                       inner.size >= line.size;
   LineGroup group;
   if (gather) group_lines(p, w, scratch, stage, group);
   // The next line is prefetched when it is contiguous and long enough (a scatter's fused copy
@@ -351,6 +350,10 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     with_positions.indices = stage + line_room;
     with_positions.index_prefetch_bytes = 0;
   }
+  // Otherwise signed index values are read without normalisation from the middle of a line staged
+  // twice, worth the second copy when the line has at least as many rows as elements.
+  const bool doubled = gather && !shared && std::is_signed_v<I> &&
+                       2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
@@ -373,17 +376,21 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       continue;
     }
     const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
-    if (shared) {
-      const unsigned char* const from = in_place ? indexed_line : stage;
-      if (!in_place) gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
-      take_from_line<W, std::uint16_t>(with_positions, from, line.size, false,
-                                       LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
-    } else if (in_place) {
-      take_from_line<W, I>(p, indexed_line, line.size, false, rows, ahead, prefetch_dense);
-    } else if (gather) {
-      gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
-      if (doubled) copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
-      take_from_line<W, I>(p, doubled ? stage + line.size * w : stage, line.size, doubled, rows, ahead, prefetch_dense);
+    if (gather) {
+      const unsigned char* from = indexed_line;
+      if (!in_place) {
+        gather_line(stage, indexed_line, line.size, line.indexed_stride, W);
+        from = stage;
+        if (doubled) {
+          copy_run(stage + line.size * w, stage, static_cast<std::size_t>(line.size * w));
+          from = stage + line.size * w;
+        }
+      }
+      if (shared)
+        take_from_line<W, std::uint16_t>(with_positions, from, line.size, false,
+                                         LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
+      else
+        take_from_line<W, I>(p, from, line.size, doubled, rows, ahead, prefetch_dense);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
