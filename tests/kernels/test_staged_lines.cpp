@@ -85,28 +85,6 @@ void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_
     }
 }
 
-// Gather on the last axis of the same transposed input: every row picks the same columns.
-template <class T>
-void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
-  std::vector<T> storage(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 5);
-  std::vector<std::int32_t> indices(static_cast<std::size_t>(picks));
-  for (std::int64_t j = 0; j < picks; ++j) indices[static_cast<std::size_t>(j)] = static_cast<std::int32_t>((j * 31 + 7) % n);
-  std::vector<T> output(static_cast<std::size_t>(rows * picks));
-  dmlref::Options options;
-  options.threads = threads;
-  const dmlref::Status s =
-      dmlref::try_gather(TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
-                         TensorView<const std::int32_t>(indices.data(), {1, picks}),
-                         TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
-  ASSERT_TRUE(s) << s.message();
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t j = 0; j < picks; ++j)
-      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)],
-                            storage[static_cast<std::size_t>(r + indices[static_cast<std::size_t>(j)] * rows)]))
-          << "rows " << rows << " n " << n << " at (" << r << ", " << j << ")";
-}
-
 // Scatter along the last axis of a packed [rows, n] tensor, m distinct positions per row: the
 // staged line is the input's (the copy of InputTensor fused with the updates).
 template <class T, class I = std::int64_t>
@@ -139,12 +117,13 @@ void check_scatter_packed(std::int64_t rows, std::int64_t n, std::int64_t m, int
         << "rows " << rows << " n " << n << " m " << m << " threads " << threads << " at " << e;
 }
 
-// Gather on the last axis of a packed [rows, n] input with index type I, every row picking the
-// same `picks` columns (negative ones too, for signed I), with `options`; the index values
-// `index_stride` elements apart.
+// Gather on the last axis of a [rows, n] input with index type I, every row picking the same
+// `picks` columns (negative ones too, for signed I), with `options`; the index values
+// `index_stride` elements apart. Packed, or stored transposed (element (r, a) at r + a * rows:
+// each row a far-strided line, row r + 1 one element after row r).
 template <class T, class I>
-void check_gather_last_axis_packed(std::int64_t rows, std::int64_t n, std::int64_t picks,
-                                   const dmlref::Options& options, std::int64_t index_stride = 1) {
+void check_gather_last_axis(std::int64_t rows, std::int64_t n, std::int64_t picks, const dmlref::Options& options,
+                            bool transposed = false, std::int64_t index_stride = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) input[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
   std::vector<I> indices(static_cast<std::size_t>(picks * index_stride));
@@ -152,9 +131,10 @@ void check_gather_last_axis_packed(std::int64_t rows, std::int64_t n, std::int64
     const std::int64_t a = (j * 7919 + 5) % n;
     indices[static_cast<std::size_t>(j)] = static_cast<I>(std::is_signed_v<I> && j % 3 == 1 ? a - n : a);
   }
+  const std::int64_t row_stride = transposed ? 1 : n, column_stride = transposed ? rows : 1;
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
   const dmlref::Status s = dmlref::try_gather(
-      TensorView<const T>(input.data(), {rows, n}),
+      TensorView<const T>(input.data(), {rows, n}, {row_stride, column_stride}),
       TensorView<const I>(indices.data(), {1, picks}, {picks * index_stride, index_stride}),
       TensorView<T>(output.data(), {rows, picks}), {1, 1}, options);
   ASSERT_TRUE(s) << s.message();
@@ -162,8 +142,10 @@ void check_gather_last_axis_packed(std::int64_t rows, std::int64_t n, std::int64
     for (std::int64_t j = 0; j < picks; ++j) {
       std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(j * index_stride)]);
       if (a < 0) a += n;
-      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], input[static_cast<std::size_t>(r * n + a)]))
-          << "n " << n << " picks " << picks << " threads " << options.threads << " at (" << r << ", " << j << ")";
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)],
+                            input[static_cast<std::size_t>(r * row_stride + a * column_stride)]))
+          << "rows " << rows << " n " << n << " picks " << picks << " threads " << options.threads
+          << (transposed ? " transposed" : "") << " at (" << r << ", " << j << ")";
     }
 }
 
@@ -194,7 +176,7 @@ TYPED_TEST(GroupedLines, LargeGroupsOnTheHeap) {
 TYPED_TEST(GroupedLines, GatherLastAxisOnTransposedInput) {
   using T = TypeParam;
   for (const std::int64_t rows : {5, 33, 64})
-    for (const std::int64_t n : {100, 512}) check_gather_last_axis<T>(rows, n, n / 4 + 1, 1);
+    for (const std::int64_t n : {100, 512}) check_gather_last_axis<T, std::int32_t>(rows, n, n / 4 + 1, {}, true);
 }
 
 // n up to the largest line that still fits twice in the 32 KiB stage, and one past it.
@@ -254,8 +236,8 @@ void check_lines_read_in_place() {
   for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{16384}, std::int64_t{32768}}) {
     const std::int64_t n = bytes / w;
     for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n - 1}) {
-      check_gather_last_axis_packed<T, I>(3, n, picks, one_thread);
-      check_gather_last_axis_packed<T, I>(3, n, picks, one_pass);
+      check_gather_last_axis<T, I>(3, n, picks, one_thread);
+      check_gather_last_axis<T, I>(3, n, picks, one_pass);
       check_gather_elements_packed<T, I>(3, n, picks);
     }
   }
@@ -263,7 +245,7 @@ void check_lines_read_in_place() {
     dmlref::Options options;
     options.threads = threads;
     const std::int64_t n = 16384 / w + 3;
-    check_gather_last_axis_packed<T, I>(64 * w, n, n / 3, options);
+    check_gather_last_axis<T, I>(64 * w, n, n / 3, options);
     check_gather_elements_packed<T, I>(64 * w, n, n / 3, threads);
   }
 }
@@ -289,16 +271,16 @@ void check_shared_indices() {
   for (const std::int64_t bytes : {std::int64_t{200}, std::int64_t{1000}, std::int64_t{16384}}) {
     const std::int64_t n = bytes / w;
     for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n + 7, std::int64_t{16000}}) {
-      check_gather_last_axis_packed<T, I>(3, n, picks, one_thread);
-      check_gather_last_axis_packed<T, I>(2, n, picks, one_thread, 3);
-      check_gather_last_axis_packed<T, I>(1, n, picks, one_thread);
+      check_gather_last_axis<T, I>(3, n, picks, one_thread);
+      check_gather_last_axis<T, I>(2, n, picks, one_thread, false, 3);
+      check_gather_last_axis<T, I>(1, n, picks, one_thread);
     }
   }
   for (const int threads : {2, 3}) {
     dmlref::Options options;
     options.threads = threads;
-    check_gather_last_axis_packed<T, I>(97, 1000 / w, 1237, options);
-    check_gather_last_axis_packed<T, I>(33, 16384 / w, 16384 / w / 3 + 1, options);
+    check_gather_last_axis<T, I>(97, 1000 / w, 1237, options);
+    check_gather_last_axis<T, I>(33, 16384 / w, 16384 / w / 3 + 1, options);
   }
 }
 

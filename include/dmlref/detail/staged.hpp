@@ -1,6 +1,7 @@
 #ifndef DMLREF_DETAIL_STAGED_HPP
 #define DMLREF_DETAIL_STAGED_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
