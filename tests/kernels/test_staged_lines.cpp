@@ -6,8 +6,9 @@
 // dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
 // 8, and both Gather on the last axis and GatherElements, against a direct computation on the
 // transposed data. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
-// ahead. Last, packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
-// in place instead of staging them, also in one pass with an error in a later line.
+// ahead. Then packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
+// in place instead of staging them, also in one pass with an error in a later line. Last, a
+// Gather's index values shared by every line, which a share normalises once into 16-bit positions.
 #include <gtest/gtest.h>
 
 #include <cstdint>
