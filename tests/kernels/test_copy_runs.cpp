@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/type_names.hpp"
 #include "support/values.hpp"
 
 namespace {
@@ -275,10 +276,7 @@ void gather_rows_in_batches() {
 }
 
 TEST(CopyRuns, GatherRowsInBatches) {
-  gather_rows_in_batches<std::int32_t>();
-  gather_rows_in_batches<std::uint32_t>();
-  gather_rows_in_batches<std::int64_t>();
-  gather_rows_in_batches<std::uint64_t>();
+  for_each_index_type([](auto i) { gather_rows_in_batches<decltype(i)>(); });
 }
 
 template <class I>
@@ -309,10 +307,7 @@ void gather_nd_pairs_in_batches() {
 }
 
 TEST(CopyRuns, GatherNDPairsInBatches) {
-  gather_nd_pairs_in_batches<std::int32_t>();
-  gather_nd_pairs_in_batches<std::uint32_t>();
-  gather_nd_pairs_in_batches<std::int64_t>();
-  gather_nd_pairs_in_batches<std::uint64_t>();
+  for_each_index_type([](auto i) { gather_nd_pairs_in_batches<decltype(i)>(); });
 }
 
 TEST(CopyRuns, ScatterRowsInBatchesLastWins) {

@@ -24,7 +24,6 @@ using dmlref::TensorView;
 
 template <class I>
 class IndexCheck : public ::testing::Test {};
-using IndexTypes = ::testing::Types<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 TYPED_TEST_SUITE(IndexCheck, IndexTypes, DataTypeNames);
 
 /// Values that address a dimension of n (smallest and largest of each sign) and values just

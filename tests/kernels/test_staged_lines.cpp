@@ -253,10 +253,7 @@ void check_lines_read_in_place() {
 
 TYPED_TEST(GroupedLines, ContiguousLinesReadInPlace) {
   using T = TypeParam;
-  check_lines_read_in_place<T, std::int32_t>();
-  check_lines_read_in_place<T, std::int64_t>();
-  check_lines_read_in_place<T, std::uint32_t>();
-  check_lines_read_in_place<T, std::uint64_t>();
+  for_each_index_type([](auto i) { check_lines_read_in_place<T, decltype(i)>(); });
 }
 
 // A Gather's rows read the same index values on every line (its outer input dimensions): a share
@@ -287,10 +284,7 @@ void check_shared_indices() {
 
 TYPED_TEST(GroupedLines, SharedIndicesNormalisedOnce) {
   using T = TypeParam;
-  check_shared_indices<T, std::int32_t>();
-  check_shared_indices<T, std::int64_t>();
-  check_shared_indices<T, std::uint32_t>();
-  check_shared_indices<T, std::uint64_t>();
+  for_each_index_type([](auto i) { check_shared_indices<T, decltype(i)>(); });
 }
 
 // Lines with as many rows as elements in a call whose dense and index streams outgrow the

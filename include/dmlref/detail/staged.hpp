@@ -116,10 +116,14 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
   const Fn fn = row;
   if (dense_stride == 1 && index_stride == 1) {
     constexpr std::int64_t per_block = 64 / sizeof(I);
-    auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
-      const std::int64_t d = dense + i, x = index + i;
+    // The streams a block at dense offset d and index offset x reads ahead of itself.
+    auto prefetch_streams = [&](std::int64_t d, std::int64_t x) DMLREF_INLINE_LAMBDA {
       prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
       if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
+    };
+    auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
+      const std::int64_t d = dense + i, x = index + i;
+      prefetch_streams(d, x);
       DMLREF_UNROLL_LOOP
       for (std::int64_t k = 0; k < per_block; ++k) fn(d + k, x + k);
     };
@@ -133,16 +137,14 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     // Three loops, so that a gather's (no write prefetches) tests nothing per line. More than
     // two lines to a block are dealt out over its rows, a quarter before each quarter of them:
     // issued all at the start of a fast block, they outran memory and most likely overflowed the
-    // core's queue of misses (docs/performance.md, "Lines read in place"). The prefetches stay in
-    // this body, not in a function it calls: g++ 12 dropped such a call, whose only effect is a
-    // prefetch.
+    // core's queue of misses (docs/performance.md, "Lines read in place"). The line prefetches
+    // stay in this loop: passed to `block` as a lambda of their own, g++ 12 dropped them.
     constexpr std::int64_t parts = 4, per_part = per_block / parts;
     if (write == nullptr && spread > 2) {
       const std::int64_t lines_per_part = (spread + parts - 1) / parts;
       for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
         const std::int64_t d = dense + i, x = index + i;
-        prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
-        if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
+        prefetch_streams(d, x);
         DMLREF_UNROLL_LOOP
         for (std::int64_t part = 0; part < parts; ++part) {
           const std::int64_t end = std::min(spread, (part + 1) * lines_per_part);
