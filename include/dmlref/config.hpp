@@ -20,6 +20,7 @@
 #  define DMLREF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #  define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
+#  define DMLREF_PREFETCH_L2(address) __builtin_prefetch(address, 0, 2)
 #  define DMLREF_NOINLINE __attribute__((noinline))
 #  define DMLREF_COLD __attribute__((noinline, cold))
 #  define DMLREF_ALWAYS_INLINE __attribute__((always_inline)) inline
@@ -28,6 +29,7 @@
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
+#  define DMLREF_PREFETCH_L2(address) ((void)(address))
 #  define DMLREF_NOINLINE __declspec(noinline)
 #  define DMLREF_COLD __declspec(noinline)
 #  define DMLREF_ALWAYS_INLINE __forceinline
@@ -36,6 +38,7 @@
 #  define DMLREF_UNLIKELY(x) (x)
 #  define DMLREF_PREFETCH(address) ((void)(address))
 #  define DMLREF_PREFETCH_WRITE(address) ((void)(address))
+#  define DMLREF_PREFETCH_L2(address) ((void)(address))
 #  define DMLREF_NOINLINE
 #  define DMLREF_COLD
 #  define DMLREF_ALWAYS_INLINE inline

@@ -84,9 +84,12 @@ inline constexpr std::int64_t kPrefetchLineBytes = 1024;
 /// The line a staged pass moves next, prefetched while the current line's rows run: `lines`
 /// cache lines from `read` (the next line to stage) and, unless null, from `write` (the next
 /// line to write back). Staging then reads cache, and its reads of memory overlap this work.
+/// `far`, the line after `read`, is prefetched into L2 at the same time: with the next line's
+/// prefetches alone, one core keeps too few lines in flight to reach DRAM's speed.
 struct LineAhead {
   const unsigned char* read = nullptr;
   const unsigned char* write = nullptr;
+  const unsigned char* far = nullptr;
   std::int64_t lines = 0;
 };
 
@@ -133,6 +136,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     const std::int64_t spread_blocks = spread > 0 ? ahead.lines / spread : 0;
     const unsigned char* read = ahead.read;
     const unsigned char* write = ahead.write;
+    const unsigned char* far = ahead.far;
     std::int64_t i = 0;
     // Three loops, so that a gather's (no write prefetches) tests nothing per line. More than
     // two lines to a block are dealt out over its rows, a quarter before each quarter of them:
@@ -142,33 +146,42 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     constexpr std::int64_t parts = 4, per_part = per_block / parts;
     if (write == nullptr && spread > 2) {
       const std::int64_t lines_per_part = (spread + parts - 1) / parts;
-      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64, far += spread * 64) {
         const std::int64_t d = dense + i, x = index + i;
         prefetch_streams(d, x);
         DMLREF_UNROLL_LOOP
         for (std::int64_t part = 0; part < parts; ++part) {
           const std::int64_t end = std::min(spread, (part + 1) * lines_per_part);
-          for (std::int64_t l = part * lines_per_part; l < end; ++l) DMLREF_PREFETCH(read + l * 64);
+          for (std::int64_t l = part * lines_per_part; l < end; ++l) {
+            DMLREF_PREFETCH(read + l * 64);
+            DMLREF_PREFETCH_L2(far + l * 64);
+          }
           DMLREF_UNROLL_LOOP
           for (std::int64_t k = part * per_part; k < (part + 1) * per_part; ++k) fn(d + k, x + k);
         }
       }
     } else if (write == nullptr) {
-      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64) {
-        for (std::int64_t l = 0; l < spread; ++l) DMLREF_PREFETCH(read + l * 64);
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64, far += spread * 64) {
+        for (std::int64_t l = 0; l < spread; ++l) {
+          DMLREF_PREFETCH(read + l * 64);
+          DMLREF_PREFETCH_L2(far + l * 64);
+        }
         block(i);
       }
     } else {
-      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64, write += spread * 64) {
+      for (std::int64_t b = 0; b < spread_blocks; ++b, i += per_block, read += spread * 64, write += spread * 64,
+                                far += spread * 64) {
         for (std::int64_t l = 0; l < spread; ++l) {
           DMLREF_PREFETCH(read + l * 64);
           DMLREF_PREFETCH_WRITE(write + l * 64);
+          DMLREF_PREFETCH_L2(far + l * 64);
         }
         block(i);
       }
     }
     for (std::int64_t l = spread_blocks * spread; l < ahead.lines; ++l) {
       DMLREF_PREFETCH(ahead.read + l * 64);
+      DMLREF_PREFETCH_L2(ahead.far + l * 64);
       if (write != nullptr) DMLREF_PREFETCH_WRITE(ahead.write + l * 64);
     }
     for (; i + per_block <= count; i += per_block) block(i);
@@ -299,9 +312,14 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
   const auto w = static_cast<std::int64_t>(p.element_size);
   Odometer<kLoopTensors> next = lines;
   next.next();
+  const int read_from = fused ? kSource : kIndexed;
+  const unsigned char* const read_base = fused ? p.source : p.indexed;
   LineAhead ahead;
-  ahead.read = fused ? p.source + next.offset[kSource] * w : p.indexed + next.offset[kIndexed] * w;
+  ahead.read = read_base + next.offset[read_from] * w;
   if (fused) ahead.write = p.indexed + next.offset[kIndexed] * w;
+  // (Past the last line the odometer wraps: a prefetch of any address is harmless.)
+  next.next();
+  ahead.far = read_base + next.offset[read_from] * w;
   ahead.lines = (p.tuple[0].size * w + 63) / 64;
   return ahead;
 }
