@@ -4,7 +4,10 @@
 //   - Gather of rows from a transposed input (tiled.hpp, gather_tiles_in_input_order): streams a
 //     packed output of stream_bytes() or more whose rows share one alignment (rows of 576 bytes);
 //   - ScatterND of long rows (execute.hpp, streams_rows): streams rows of 256 bytes or more when
-//     there are stream_bytes() / row bytes of them, and as many rows in the output.
+//     there are stream_bytes() / row bytes of them, and as many rows in the output;
+//   - staged element gathers (staged.hpp, streams_elements): stream 4- and 8-byte elements into an
+//     output of stream_bytes() or more, from staged lines (GatherElements, both modes) and from
+//     lines read in place (Gather on the last axis).
 // The threshold follows the caches (DMLREF_CACHE_SIZES): the ctest entry dmlref_tests.small_caches
 // runs these with a threshold of 1 MiB (the only run of the narrow elements on most hosts). test_transposed_rows.cpp and test_streamed_scatter.cpp
 // pin the other conditions of each path.
@@ -40,13 +43,13 @@ rc::Layout packed_at(const Sizes& sizes, std::int64_t offset) {
   return l;
 }
 
-/// Runs the case on both layers against the oracle.
-void expect_matches_oracle(const rc::Case& c) {
+/// Runs the case on both layers against the oracle, with `options`.
+void expect_matches_oracle(const rc::Case& c, const dmlref::Options& options = {}) {
   SCOPED_TRACE(c.describe());
   const rc::Run expected = rc::run_oracle(c, oracle::Policy::error, false);
   ASSERT_TRUE(expected.ok) << expected.error;
   for (const rc::Layer layer : {rc::Layer::dispatch, rc::Layer::typed_storage})
-    EXPECT_EQ(random_checks::mismatch(c, expected, layer, {}), "");
+    EXPECT_EQ(random_checks::mismatch(c, expected, layer, options), "");
 }
 
 template <class T>
@@ -110,6 +113,68 @@ rc::Case long_rows_scatter(std::int64_t targets, std::int64_t block, std::int64_
   return c;
 }
 
+/// The plan of a gather case on the typed layer, and whether it is staged and streams its elements.
+template <class Operator, class T, class I>
+void staged_streams(const rc::Case& c, const typename Operator::Params& params, bool& staged, bool& streams) {
+  using dmlref::TensorView;
+  auto at = [](const std::vector<unsigned char>& buffer, const rc::Layout& l, std::size_t size) {
+    return const_cast<unsigned char*>(buffer.data() + rc::first_byte(l, size));
+  };
+  auto shape = [](const Sizes& v) { return dmlref::Shape::from(v.data(), v.size()); };
+  const TensorView<const T> in(reinterpret_cast<const T*>(at(c.input_buf, c.input, sizeof(T))), shape(c.input.sizes),
+                               shape(c.input.strides));
+  const TensorView<const I> idx(reinterpret_cast<const I*>(at(c.indices_buf, c.indices, sizeof(I))),
+                                shape(c.indices.sizes), shape(c.indices.strides));
+  const TensorView<T> out(reinterpret_cast<T*>(at(c.output_buf, c.output, sizeof(T))), shape(c.output.sizes),
+                          shape(c.output.strides));
+  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
+                                       detail::raw("OutputTensor", out)};
+  detail::Operands operands = detail::operands_of(tensors);
+  staged = streams = false;
+  if (!detail::check_shapes<Operator>(operands, params)) return;
+  const detail::Plan plan = Operator::plan(operands, params);
+  staged = detail::stageable(plan);
+  streams = detail::streams_elements(plan);
+}
+
+/// GatherElements (Axis 1) of [rows, 61] elements, int64 indices, the output packed `offset`
+/// elements into its buffer: lines of 61 elements, staged, each read by 61 rows.
+template <class T>
+rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool& staged, bool& streams) {
+  rc::Case c;
+  c.op = rc::Op::gather_elements;
+  c.dtype = dtype_of<T>();
+  c.itype = rc::IType::INT64;
+  c.axis = 1;
+  c.input = rc::packed_layout({rows, 61});
+  c.indices = rc::packed_layout({rows, 61});
+  c.output = packed_at({rows, 61}, offset);
+  c.seed = static_cast<std::uint64_t>(rows * 1000 + offset);
+  fill_buffers(c);
+  staged_streams<detail::GatherElementsOperator, T, std::int64_t>(c, {1}, staged, streams);
+  return c;
+}
+
+/// Gather (Axis 1) of 200 of each line's 1024 elements (fewer rows than elements, and at least
+/// 1 KiB: read in place), int32 indices, from `lines` lines, the output packed `offset` elements
+/// into its buffer.
+template <class T>
+rc::Case last_axis_gather(std::int64_t lines, std::int64_t offset, bool& staged, bool& streams) {
+  rc::Case c;
+  c.op = rc::Op::gather;
+  c.dtype = dtype_of<T>();
+  c.itype = rc::IType::INT32;
+  c.axis = 1;
+  c.index_dimensions = 1;
+  c.input = rc::packed_layout({lines, 1024});
+  c.indices = rc::packed_layout({1, 200});
+  c.output = packed_at({lines, 200}, offset);
+  c.seed = static_cast<std::uint64_t>(lines * 1000 + offset);
+  fill_buffers(c);
+  staged_streams<detail::GatherOperator, T, std::int32_t>(c, {1, 1}, staged, streams);
+  return c;
+}
+
 /// The oracle takes about a second per million elements in an optimised build: a threshold that
 /// asks for more than this many output elements (1- and 2-byte elements at 4 MiB) is left to
 /// dmlref_tests.small_caches, whose threshold is 1 MiB. DMLREF_TEST_SCALE lowers it with the
@@ -154,6 +219,46 @@ TYPED_TEST(StreamThreshold, ScatterOfLongRows) {
   expect_matches_oracle(below);
   const rc::Case above = long_rows_scatter<T>(needed + 1, block, needed + 1, 3, streams);
   EXPECT_TRUE(streams) << "one row over the threshold";
+  expect_matches_oracle(above);
+}
+
+// GatherElements with the output one element short of the threshold and one line over it, in
+// both modes (one pass checks and copies a block of rows at a time, each block streamed).
+TYPED_TEST(StreamThreshold, GatherOfElements) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t threshold = detail::stream_bytes() / w;  // in elements
+  const bool streamable = DMLREF_HAS_STREAMING_STORES && (w == 4 || w == 8);
+  bool staged = false, streams = true;
+  const rc::Case below = element_gather<T>((threshold - 1) / 61, 1, staged, streams);
+  EXPECT_TRUE(staged);
+  EXPECT_FALSE(streams) << "under the threshold";
+  const rc::Case above = element_gather<T>(threshold / 61 + 1, 3, staged, streams);
+  EXPECT_TRUE(staged);
+  EXPECT_EQ(streams, streamable) << "over the threshold";
+  dmlref::Options one_pass;
+  one_pass.all_or_nothing = false;
+  for (const dmlref::Options& options : {dmlref::Options{}, one_pass}) {
+    expect_matches_oracle(below, options);
+    expect_matches_oracle(above, options);
+  }
+}
+
+// Gather on the last axis, lines read in place (each normalising the shared index values once),
+// an output of one line fewer than the threshold asks for and of one line more.
+TYPED_TEST(StreamThreshold, GatherOnTheLastAxis) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t needed = (detail::stream_bytes() / w + 199) / 200;  // lines of 200 elements
+  const bool streamable = DMLREF_HAS_STREAMING_STORES && (w == 4 || w == 8);
+  bool staged = false, streams = true;
+  const rc::Case below = last_axis_gather<T>(needed - 1, 1, staged, streams);
+  EXPECT_TRUE(staged);
+  EXPECT_FALSE(streams) << "one line short of the threshold";
+  expect_matches_oracle(below);
+  const rc::Case above = last_axis_gather<T>(needed + 1, 3, staged, streams);
+  EXPECT_TRUE(staged);
+  EXPECT_EQ(streams, streamable) << "one line over the threshold";
   expect_matches_oracle(above);
 }
 

@@ -107,6 +107,31 @@ inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size
 #endif
 }
 
+/// Whether single elements of W bytes can be streamed (stream_element): 4 and 8 bytes, from a
+/// general-purpose register.
+template <std::size_t W>
+inline constexpr bool kStreamsElements = DMLREF_HAS_STREAMING_STORES && (W == 4 || W == 8);
+
+/// Copies one element of W bytes (kStreamsElements<W>) with a streaming store. Elements written
+/// in order fill whole lines in the core's write-combining buffers, so that no line is read first.
+template <std::size_t W>
+inline void stream_element(unsigned char* dst, const unsigned char* src) noexcept {
+#if DMLREF_HAS_STREAMING_STORES
+  if constexpr (W == 4) {
+    int value;
+    std::memcpy(&value, src, W);
+    _mm_stream_si32(reinterpret_cast<int*>(dst), value);
+    return;
+  } else if constexpr (W == 8) {
+    long long value;
+    std::memcpy(&value, src, W);
+    _mm_stream_si64(reinterpret_cast<long long*>(dst), value);
+    return;
+  }
+#endif
+  std::memcpy(dst, src, W);
+}
+
 /// Orders streaming stores before whatever follows (another thread may read the output next).
 inline void stream_fence() noexcept {
 #if DMLREF_HAS_STREAMING_STORES

@@ -245,11 +245,15 @@ struct LineRows {
   std::int64_t count, dense, dense_stride, index, index_stride;
 };
 
+/// How a gather's rows store their elements: plainly, or with streaming stores (stream_element),
+/// for outputs too large for the caches, whose lines a plain store would read first.
+enum class Store : bool { plain, streamed };
+
 /// A gather's rows take their elements from a line of n elements, staged or read in place
 /// (`doubled`: from the middle of a staged line copied twice, end to end, where a signed index in
 /// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
 /// copy_staged_rows' paths.
-template <std::size_t W, class I>
+template <std::size_t W, class I, Store S>
 DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead, bool prefetch_dense) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
@@ -261,12 +265,34 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
                         p.index_prefetch_bytes, ahead, dense_ahead,
                         [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                           constexpr auto width = static_cast<std::int64_t>(W);
-                          std::memcpy(dense + d * width, staged + position(load_index<I>(indices, x)) * width, W);
+                          const unsigned char* const from = staged + position(load_index<I>(indices, x)) * width;
+                          if constexpr (S == Store::streamed)
+                            stream_element<W>(dense + d * width, from);
+                          else
+                            std::memcpy(dense + d * width, from, W);
                         });
   };
   if constexpr (std::is_signed_v<I>)
     if (doubled) return take([](I v) { return static_cast<std::int64_t>(v); });
   take([n](I v) { return normalize_index<I, false>(v, n); });
+}
+
+/// Whether a staged gather streams its output (Store::streamed): elements of 4 or 8 bytes,
+/// written in order, into an output of stream_bytes() or more, whose lines they then fill without
+/// reading them first.
+inline bool streams_elements(const Plan& p) noexcept {
+  const auto w = static_cast<std::int64_t>(p.element_size);
+  return DMLREF_HAS_STREAMING_STORES && p.flow == Flow::gather && (w == 4 || w == 8) && p.loop_rank > 0 &&
+         p.loop[p.loop_rank - 1].stride[kDense] == 1 && p.row_count() >= stream_bytes() / w;
+}
+
+/// take_from_line with the store `stream` asks for, where W has a streaming store.
+template <std::size_t W, class I>
+void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+               const LineAhead& ahead, bool prefetch_dense) noexcept {
+  if constexpr (kStreamsElements<W>)
+    if (stream) return take_from_line<W, I, Store::streamed>(p, staged, n, doubled, rows, ahead, prefetch_dense);
+  take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense);
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -358,6 +384,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool large = p.row_count() > cache_sizes().l3 / (w + std::int64_t{sizeof(I)});  // (no overflow)
   const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
   const bool prefetch_dense = large && wide && !in_place;
+  const bool stream = kStreamsElements<W> && streams_elements(p);
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   // A gather's index values shared by every line, normalised once (normalize_shared_indices) after
@@ -388,10 +415,10 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, group.group,
                       outer.stride[kIndexed]);
       for (std::int64_t g = 0; g < group.group; ++g)
-        take_from_line<W, I>(p, group.buffer + g * group.pitch * w, line.size, false,
-                             LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
-                                      rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
-                             LineAhead{}, prefetch_dense);
+        take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
+                        LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
+                                 rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
+                        LineAhead{}, prefetch_dense);
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
@@ -408,10 +435,10 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
         }
       }
       if (shared)
-        take_from_line<W, std::uint16_t>(with_positions, from, line.size, false,
-                                         LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
+        take_rows<W, std::uint16_t>(stream, with_positions, from, line.size, false,
+                                    LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
       else
-        take_from_line<W, I>(p, from, line.size, doubled, rows, ahead, prefetch_dense);
+        take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense);
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
@@ -422,6 +449,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     if (remaining > 0) c.lines.next();
     first = 0;
   }
+  if (stream) stream_fence();
 }
 
 }  // namespace dmlref::detail
