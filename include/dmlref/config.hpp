@@ -18,9 +18,20 @@
 #if defined(__GNUC__) || defined(__clang__)
 #  define DMLREF_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define DMLREF_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#  define DMLREF_PREFETCH(address) __builtin_prefetch(address)
-#  define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
-#  define DMLREF_PREFETCH_L2(address) __builtin_prefetch(address, 0, 2)
+#  if !defined(__clang__) && defined(__x86_64__)
+// g++ takes a function whose only statements are __builtin_prefetch for a pure one, and deletes
+// every call to it: such helpers' prefetches vanish (docs/performance.md, "Prefetches g++
+// deletes"). An asm statement stays. (Without -mprfchw g++ writes a write prefetch as prefetcht0.)
+#    define DMLREF_PREFETCH_ASM(instruction, address) \
+       __asm__ volatile(instruction " %0" : : "m"(*reinterpret_cast<const char*>(address)))
+#    define DMLREF_PREFETCH(address) DMLREF_PREFETCH_ASM("prefetcht0", address)
+#    define DMLREF_PREFETCH_WRITE(address) DMLREF_PREFETCH_ASM("prefetcht0", address)
+#    define DMLREF_PREFETCH_L2(address) DMLREF_PREFETCH_ASM("prefetcht1", address)
+#  else
+#    define DMLREF_PREFETCH(address) __builtin_prefetch(address)
+#    define DMLREF_PREFETCH_WRITE(address) __builtin_prefetch(address, 1)
+#    define DMLREF_PREFETCH_L2(address) __builtin_prefetch(address, 0, 2)
+#  endif
 #  define DMLREF_NOINLINE __attribute__((noinline))
 #  define DMLREF_COLD __attribute__((noinline, cold))
 #  define DMLREF_ALWAYS_INLINE __attribute__((always_inline)) inline

@@ -172,13 +172,15 @@ struct CopyElement {
 struct CopyRun {
   std::size_t length;
   void copy(unsigned char* dst, const unsigned char* src) const noexcept { copy_run(dst, src, length); }
-  /// The first 8 lines, and of the next page when the run reaches into it: the hardware
-  /// prefetcher follows a run from there, but never across a 4 KiB page.
+  /// The first 8 lines, and of the next page when the run reaches into it (from where the first
+  /// 8 end, if they reach into it): the hardware prefetcher follows a run from there, but never
+  /// across a 4 KiB page.
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
     for (std::size_t b = 0; b < length && b < 512; b += 64) prefetch_line<Write>(block + b);
     const std::size_t next_page = 4096 - reinterpret_cast<std::uintptr_t>(block) % 4096;
-    for (std::size_t b = next_page; b < length && b < next_page + 512; b += 64) prefetch_line<Write>(block + b);
+    for (std::size_t b = next_page < 512 ? 512 : next_page; b < length && b < next_page + 512; b += 64)
+      prefetch_line<Write>(block + b);
   }
 };
 

@@ -84,8 +84,9 @@ DMLREF_ALWAYS_INLINE bool lines_in_range_lanes(const unsigned char* at, std::int
   const Lane shift = std::is_signed_v<I> ? static_cast<Lane>(n) : 0;
   const Lane top = static_cast<Lane>(last);
   Vec a0{}, a1{}, a2{}, a3{};
+  // No prefetch: a sequential pass this fast is left to the hardware prefetcher (docs/performance.md,
+  // "Prefetches g++ deletes").
   for (std::int64_t l = 0; l < lines; ++l, at += 64) {
-    prefetch_ahead(at, kIndexPrefetchBytes);
     or_range_bits(a0, at, shift, top);
     or_range_bits(a1, at + Bytes, shift, top);
     if constexpr (Bytes == 16) {
