@@ -6,8 +6,8 @@
 //   - ScatterND of long rows (execute.hpp, streams_rows): streams rows of 256 bytes or more when
 //     there are stream_bytes() / row bytes of them, and as many rows in the output;
 //   - staged element gathers (staged.hpp, streams_elements): stream 4- and 8-byte elements into an
-//     output of stream_bytes() or more, from staged lines (GatherElements, both modes) and from
-//     lines read in place (Gather on the last axis).
+//     output of stream_bytes() or more, from staged lines (GatherElements, both modes, lines alone
+//     and in groups) and from lines read in place (Gather on the last axis).
 // The threshold follows the caches (DMLREF_CACHE_SIZES): the ctest entry dmlref_tests.small_caches
 // runs these with a threshold of 1 MiB (the only run of the narrow elements on most hosts). test_transposed_rows.cpp and test_streamed_scatter.cpp
 // pin the other conditions of each path.
@@ -75,6 +75,38 @@ rc::Case transposed_gather(std::int64_t block, std::int64_t picks, std::int64_t 
   return c;
 }
 
+/// Calls fn(plan) with the plan the typed layer makes of the case (its tensors as laid out in
+/// its buffers), when its shapes check.
+template <class Operator, class T, class I, class Fn>
+void with_plan(const rc::Case& c, const typename Operator::Params& params, const Fn& fn) {
+  using dmlref::TensorView;
+  auto at = [](const std::vector<unsigned char>& buffer, const rc::Layout& l, std::size_t size) {
+    return const_cast<unsigned char*>(buffer.data() + rc::first_byte(l, size));
+  };
+  auto shape = [](const Sizes& v) { return dmlref::Shape::from(v.data(), v.size()); };
+  auto data = [&](const std::vector<unsigned char>& buffer, const rc::Layout& l) {
+    return TensorView<T>(reinterpret_cast<T*>(at(buffer, l, sizeof(T))), shape(l.sizes), shape(l.strides));
+  };
+  const TensorView<const I> idx(reinterpret_cast<const I*>(at(c.indices_buf, c.indices, sizeof(I))),
+                                shape(c.indices.sizes), shape(c.indices.strides));
+  const TensorView<const T> in = data(c.input_buf, c.input);
+  const TensorView<T> out = data(c.output_buf, c.output);
+  auto plan = [&](const auto& tensors) {  // (Operands point into `tensors`)
+    detail::Operands operands = detail::operands_of(tensors);
+    if (detail::check_shapes<Operator>(operands, params)) fn(Operator::plan(operands, params));
+  };
+  if (rc::is_scatter(c.op)) {
+    const TensorView<const T> upd = data(c.updates_buf, c.updates);
+    const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
+                                         detail::raw("UpdatesTensor", upd), detail::raw("OutputTensor", out)};
+    plan(tensors);
+  } else {
+    const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
+                                         detail::raw("OutputTensor", out)};
+    plan(tensors);
+  }
+}
+
 /// ScatterND (r 2, q 2) of `rows` rows of `block` elements into `targets` rows, the output packed
 /// `offset` elements into its buffer; whether the plan streams them.
 template <class T>
@@ -93,63 +125,37 @@ rc::Case long_rows_scatter(std::int64_t targets, std::int64_t block, std::int64_
   c.seed = static_cast<std::uint64_t>(targets * 1000 + offset);
   fill_buffers(c);
 
-  using dmlref::TensorView;
-  const std::size_t es = c.esize();
-  auto data = [&](const std::vector<unsigned char>& buffer, const rc::Layout& l) {
-    return reinterpret_cast<const T*>(buffer.data() + rc::first_byte(l, es));
-  };
-  const TensorView<const T> in(data(c.input_buf, c.input), {targets, block});
-  const TensorView<const std::int64_t> idx(
-      reinterpret_cast<const std::int64_t*>(c.indices_buf.data() + rc::first_byte(c.indices, 8)), {rows, 1});
-  const TensorView<const T> upd(data(c.updates_buf, c.updates), {rows, block});
-  const TensorView<T> out(const_cast<T*>(data(c.output_buf, c.output)), {targets, block});
-  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
-                                       detail::raw("UpdatesTensor", upd), detail::raw("OutputTensor", out)};
-  detail::Operands operands = detail::operands_of(tensors);
   streams = false;
-  if (!detail::check_shapes<detail::ScatterNDOperator>(operands, {2, 2})) return c;
-  const detail::Plan plan = detail::ScatterNDOperator::plan(operands, {2, 2});
-  streams = detail::streams_rows(plan, detail::Share{&plan, 0, rows, {}});
+  with_plan<detail::ScatterNDOperator, T, std::int64_t>(c, {2, 2}, [&](const detail::Plan& plan) {
+    streams = detail::streams_rows(plan, detail::Share{&plan, 0, rows, {}});
+  });
   return c;
 }
 
-/// The plan of a gather case on the typed layer, and whether it is staged and streams its elements.
+/// Whether a gather case's plan is staged, and whether it streams its elements.
 template <class Operator, class T, class I>
 void staged_streams(const rc::Case& c, const typename Operator::Params& params, bool& staged, bool& streams) {
-  using dmlref::TensorView;
-  auto at = [](const std::vector<unsigned char>& buffer, const rc::Layout& l, std::size_t size) {
-    return const_cast<unsigned char*>(buffer.data() + rc::first_byte(l, size));
-  };
-  auto shape = [](const Sizes& v) { return dmlref::Shape::from(v.data(), v.size()); };
-  const TensorView<const T> in(reinterpret_cast<const T*>(at(c.input_buf, c.input, sizeof(T))), shape(c.input.sizes),
-                               shape(c.input.strides));
-  const TensorView<const I> idx(reinterpret_cast<const I*>(at(c.indices_buf, c.indices, sizeof(I))),
-                                shape(c.indices.sizes), shape(c.indices.strides));
-  const TensorView<T> out(reinterpret_cast<T*>(at(c.output_buf, c.output, sizeof(T))), shape(c.output.sizes),
-                          shape(c.output.strides));
-  const detail::RawTensor tensors[] = {detail::raw("InputTensor", in), detail::raw("IndicesTensor", idx),
-                                       detail::raw("OutputTensor", out)};
-  detail::Operands operands = detail::operands_of(tensors);
   staged = streams = false;
-  if (!detail::check_shapes<Operator>(operands, params)) return;
-  const detail::Plan plan = Operator::plan(operands, params);
-  staged = detail::stageable(plan);
-  streams = detail::streams_elements(plan);
+  with_plan<Operator, T, I>(c, params, [&](const detail::Plan& plan) {
+    staged = detail::stageable(plan);
+    streams = detail::streams_elements(plan);
+  });
 }
 
 /// GatherElements (Axis 1) of [rows, 61] elements, int64 indices, the output packed `offset`
-/// elements into its buffer: lines of 61 elements, staged, each read by 61 rows.
+/// elements into its buffer: lines of 61 elements, staged, each read by 61 rows; with a
+/// `transposed` input (stored [61, rows]) its far-strided lines are staged in groups.
 template <class T>
-rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool& staged, bool& streams) {
+rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool transposed, bool& staged, bool& streams) {
   rc::Case c;
   c.op = rc::Op::gather_elements;
   c.dtype = dtype_of<T>();
   c.itype = rc::IType::INT64;
   c.axis = 1;
-  c.input = rc::packed_layout({rows, 61});
+  c.input = transposed ? rc::strided_layout({rows, 61}, {1, 0}, 1, 0, 0) : rc::packed_layout({rows, 61});
   c.indices = rc::packed_layout({rows, 61});
   c.output = packed_at({rows, 61}, offset);
-  c.seed = static_cast<std::uint64_t>(rows * 1000 + offset);
+  c.seed = static_cast<std::uint64_t>(rows * 1000 + offset + (transposed ? 7 : 0));
   fill_buffers(c);
   staged_streams<detail::GatherElementsOperator, T, std::int64_t>(c, {1}, staged, streams);
   return c;
@@ -230,18 +236,19 @@ TYPED_TEST(StreamThreshold, GatherOfElements) {
   const std::int64_t threshold = detail::stream_bytes() / w;  // in elements
   const bool streamable = DMLREF_HAS_STREAMING_STORES && (w == 4 || w == 8);
   bool staged = false, streams = true;
-  const rc::Case below = element_gather<T>((threshold - 1) / 61, 1, staged, streams);
+  const rc::Case below = element_gather<T>((threshold - 1) / 61, 1, false, staged, streams);
   EXPECT_TRUE(staged);
   EXPECT_FALSE(streams) << "under the threshold";
-  const rc::Case above = element_gather<T>(threshold / 61 + 1, 3, staged, streams);
+  const rc::Case above = element_gather<T>(threshold / 61 + 1, 3, false, staged, streams);
   EXPECT_TRUE(staged);
   EXPECT_EQ(streams, streamable) << "over the threshold";
+  const rc::Case transposed = element_gather<T>(threshold / 61 + 1, 5, true, staged, streams);
+  EXPECT_TRUE(staged);
+  EXPECT_EQ(streams, streamable) << "over the threshold, lines grouped";
   dmlref::Options one_pass;
   one_pass.all_or_nothing = false;
-  for (const dmlref::Options& options : {dmlref::Options{}, one_pass}) {
-    expect_matches_oracle(below, options);
-    expect_matches_oracle(above, options);
-  }
+  for (const dmlref::Options& options : {dmlref::Options{}, one_pass})
+    for (const rc::Case* c : {&below, &above, &transposed}) expect_matches_oracle(*c, options);
 }
 
 // Gather on the last axis, lines read in place (each normalising the shared index values once),
