@@ -7,7 +7,9 @@
 //     there are stream_bytes() / row bytes of them, and as many rows in the output;
 //   - staged element gathers (staged.hpp, streams_elements): stream 4- and 8-byte elements into an
 //     output of stream_bytes() or more, from staged lines (GatherElements, both modes, lines alone
-//     and in groups) and from lines read in place (Gather on the last axis).
+//     and in groups) and from lines read in place (Gather on the last axis);
+//   - staged element scatters that fuse the copy of InputTensor (staged.hpp, streams_lines_back):
+//     stream each staged line back whole into an output of stream_bytes() or more.
 // The threshold follows the caches (DMLREF_CACHE_SIZES): the ctest entry dmlref_tests.small_caches
 // runs these with a threshold of 1 MiB (the only run of the narrow elements on most hosts). test_transposed_rows.cpp and test_streamed_scatter.cpp
 // pin the other conditions of each path.
@@ -161,6 +163,30 @@ rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool transposed,
   return c;
 }
 
+/// Scatter (Axis 1) of [rows, 61] updates into an output of the same shape, int32 indices, the
+/// output packed `offset` elements into its buffer: lines of 61 elements, staged with the input's
+/// copy; whether the plan fuses that copy and streams its lines back.
+template <class T>
+rc::Case element_scatter(std::int64_t rows, std::int64_t offset, bool& fused, bool& streams) {
+  rc::Case c;
+  c.op = rc::Op::scatter;
+  c.dtype = dtype_of<T>();
+  c.itype = rc::IType::INT32;
+  c.axis = 1;
+  c.input = rc::packed_layout({rows, 61});
+  c.indices = rc::packed_layout({rows, 61});
+  c.updates = rc::packed_layout({rows, 61});
+  c.output = packed_at({rows, 61}, offset);
+  c.seed = static_cast<std::uint64_t>(rows * 1000 + offset);
+  fill_buffers(c);
+  fused = streams = false;
+  with_plan<detail::ScatterOperator, T, std::int32_t>(c, {1}, [&](const detail::Plan& plan) {
+    fused = detail::fuses_input_copy(plan);
+    streams = detail::streams_lines_back(plan);
+  });
+  return c;
+}
+
 /// Gather (Axis 1) of 200 of each line's 1024 elements (fewer rows than elements, and at least
 /// 1 KiB: read in place), int32 indices, from `lines` lines, the output packed `offset` elements
 /// into its buffer.
@@ -249,6 +275,25 @@ TYPED_TEST(StreamThreshold, GatherOfElements) {
   one_pass.all_or_nothing = false;
   for (const dmlref::Options& options : {dmlref::Options{}, one_pass})
     for (const rc::Case* c : {&below, &above, &transposed}) expect_matches_oracle(*c, options);
+}
+
+// Scatter along the innermost axis, its output one line short of the threshold and one line over
+// it, each line streamed back from an unaligned start, in both modes.
+TYPED_TEST(StreamThreshold, ScatterOfElements) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  const std::int64_t lines = (detail::stream_bytes() / w + 60) / 61;  // the fewest that reach it
+  bool fused = false, streams = true;
+  const rc::Case below = element_scatter<T>(lines - 1, 1, fused, streams);
+  EXPECT_TRUE(fused);
+  EXPECT_FALSE(streams) << "one line short of the threshold";
+  const rc::Case above = element_scatter<T>(lines, 3, fused, streams);
+  EXPECT_TRUE(fused);
+  EXPECT_EQ(streams, DMLREF_HAS_STREAMING_STORES) << "at the threshold";
+  dmlref::Options one_pass;
+  one_pass.all_or_nothing = false;
+  for (const dmlref::Options& options : {dmlref::Options{}, one_pass})
+    for (const rc::Case* c : {&below, &above}) expect_matches_oracle(*c, options);
 }
 
 // Gather on the last axis, lines read in place (each normalising the shared index values once),

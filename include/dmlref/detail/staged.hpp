@@ -47,6 +47,15 @@ inline bool fuses_input_copy(const Plan& p) noexcept {
   return true;
 }
 
+/// Whether a fused Scatter writes its staged lines back with streaming stores (stream_run):
+/// contiguous lines, each written whole and once, of an output of stream_bytes() or more, whose
+/// lines a plain store would read first.
+inline bool streams_lines_back(const Plan& p) noexcept {
+  if (!DMLREF_HAS_STREAMING_STORES || !fuses_input_copy(p) || p.tuple[0].indexed_stride != 1) return false;
+  const std::int64_t lines = p.row_count() / p.loop[p.loop_rank - 1].size;
+  return lines * p.tuple[0].size >= stream_bytes() / static_cast<std::int64_t>(p.element_size);
+}
+
 /// Moves a line of n elements of w bytes, `stride` elements apart, into the stage buffer, and back.
 inline void gather_line(unsigned char* stage, const unsigned char* line, std::int64_t n, std::int64_t stride,
                         std::size_t w) noexcept {
@@ -334,7 +343,8 @@ bool normalize_shared_indices(const Plan& p, std::int64_t rows, std::int64_t ind
 }
 
 /// The next line a staged pass moves, to prefetch while the current one's rows run (see LineAhead).
-inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused) noexcept {
+/// A line streamed back (`streamed_back`) is not prefetched for writing: its stores read nothing.
+inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused, bool streamed_back) noexcept {
   const auto w = static_cast<std::int64_t>(p.element_size);
   Odometer<kLoopTensors> next = lines;
   next.next();
@@ -342,7 +352,7 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
   const unsigned char* const read_base = fused ? p.source : p.indexed;
   LineAhead ahead;
   ahead.read = read_base + next.offset[read_from] * w;
-  if (fused) ahead.write = p.indexed + next.offset[kIndexed] * w;
+  if (fused && !streamed_back) ahead.write = p.indexed + next.offset[kIndexed] * w;
   // (Past the last line the odometer wraps: a prefetch of any address is harmless.)
   next.next();
   ahead.far = read_base + next.offset[read_from] * w;
@@ -379,12 +389,14 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool in_place = gather && prefetch_next && inner.size < line.size;
   // The dense tensor and the indices stream through the rows; a call whose streams outgrow the
   // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
-  // half a cache line of it or more (narrower elements would prefetch each line many times), and
-  // not while a line read in place has its next line's prefetches in flight (that measured slower).
+  // half a cache line of it or more (narrower elements would prefetch each line many times), not
+  // while a line read in place has its next line's prefetches in flight (that measured slower),
+  // and not into a streamed output, whose lines the prefetch would read only to be overwritten.
   const bool large = p.row_count() > cache_sizes().l3 / (w + std::int64_t{sizeof(I)});  // (no overflow)
   const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
-  const bool prefetch_dense = large && wide && !in_place;
   const bool stream = kStreamsElements<W> && streams_elements(p);
+  const bool prefetch_dense = large && wide && !in_place && !stream;
+  const bool stream_back = !gather && streams_lines_back(p);
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   // A gather's index values shared by every line, normalised once (normalize_shared_indices) after
@@ -423,7 +435,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
     }
-    const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused) : LineAhead{};
+    const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused, stream_back) : LineAhead{};
     if (gather) {
       const unsigned char* from = indexed_line;
       if (!in_place) {
@@ -443,13 +455,17 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
       put_into_line<W, I>(p, stage, line.size, rows, ahead, prefetch_dense);
-      scatter_line(p.indexed + at[kIndexed] * w, stage, line.size, line.indexed_stride, W);
+      unsigned char* const to = p.indexed + at[kIndexed] * w;
+      if (stream_back)
+        stream_run(to, stage, static_cast<std::size_t>(line.size * w));
+      else
+        scatter_line(to, stage, line.size, line.indexed_stride, W);
     }
     remaining -= count;
     if (remaining > 0) c.lines.next();
     first = 0;
   }
-  if (stream) stream_fence();
+  if (stream || stream_back) stream_fence();
 }
 
 }  // namespace dmlref::detail
