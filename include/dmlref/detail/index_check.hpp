@@ -36,6 +36,10 @@ constexpr std::uint64_t range_limit(std::uint64_t n) noexcept {
 inline void prefetch_ahead(const unsigned char* at, std::uintptr_t bytes) noexcept {
   DMLREF_PREFETCH(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + bytes));
 }
+/// The same into L2 only.
+inline void prefetch_ahead_into_l2(const unsigned char* at, std::uintptr_t bytes) noexcept {
+  DMLREF_PREFETCH_L2(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + bytes));
+}
 
 /// For u = shifted_index(v, n) and last = range_limit(n) - 1 < 2^63: the top bit of the result
 /// is set exactly when v is out of range. Plain adds, subtracts and ors: a scan over many values

@@ -74,9 +74,13 @@ struct Plan {
   TupleEntry tuple[max_dimension_count];
   IndicesLayout index_tensor;
   const char* indexed_name = "";
-  /// How far ahead of its rows a staged pass prefetches index values. One-pass mode adds a block,
-  /// so that the next block's check finds its values in cache, read while this block is copied.
+  /// How far ahead of its rows a staged pass prefetches index values.
   std::uintptr_t index_prefetch_bytes = kIndexPrefetchBytes;
+  /// One-pass mode: how far ahead the next block's index values lie, which a staged pass also
+  /// prefetches, into L2 only, so that the next block's check finds them in cache, read while this
+  /// block is copied. (Into L1, lines a block ahead evict the block's own before it reads them.)
+  /// 0: none.
+  std::uintptr_t next_block_index_bytes = 0;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,
                 std::int64_t indexed_stride, std::int64_t source_stride = 0) noexcept {

@@ -112,16 +112,24 @@ struct DenseAhead {
   std::int64_t width = 0;
 };
 
+/// How far ahead of its rows a line prefetches IndicesTensor: `near` bytes into L1 and, unless 0,
+/// `next_block` bytes into L2 (Plan::next_block_index_bytes).
+struct IndexAhead {
+  std::uintptr_t near = kIndexPrefetchBytes;
+  std::uintptr_t next_block = 0;
+};
+inline IndexAhead index_ahead(const Plan& p) noexcept { return {p.index_prefetch_bytes, p.next_block_index_bytes}; }
+
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
-/// indices at a time, prefetching the indices `index_ahead` bytes ahead, the dense tensor as
+/// indices at a time, prefetching the indices as `index_ahead` says, the dense tensor as
 /// `dense_ahead` says and, over the first blocks (the others then run without that bookkeeping),
 /// the cache lines of `ahead`, as many to each block: a fixed count is a short loop, cheaper than
 /// dealing them out one at a time.
 template <class I, class Fn>
 inline void for_each_in_line(const unsigned char* indices, std::int64_t count, std::int64_t dense,
                              std::int64_t dense_stride, std::int64_t index, std::int64_t index_stride,
-                             std::uintptr_t index_ahead, const LineAhead& ahead, DenseAhead dense_ahead,
+                             IndexAhead index_ahead, const LineAhead& ahead, DenseAhead dense_ahead,
                              const Fn& row) noexcept {
   // A local copy: where this function is not inlined (g++ -O2), the stores of the rows might
   // otherwise alias the caller's `row`, and its captures be reloaded for every row.
@@ -130,7 +138,8 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     constexpr std::int64_t per_block = 64 / sizeof(I);
     // The streams a block at dense offset d and index offset x reads ahead of itself.
     auto prefetch_streams = [&](std::int64_t d, std::int64_t x) DMLREF_INLINE_LAMBDA {
-      prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead);
+      prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead.near);
+      if (index_ahead.next_block != 0) prefetch_ahead_into_l2(indices + x * std::int64_t{sizeof(I)}, index_ahead.next_block);
       if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
     };
     auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
@@ -271,7 +280,7 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
   auto take = [&](auto position) {
     // By value: a store of a byte may alias anything the loop would reach through a reference.
     for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                        p.index_prefetch_bytes, ahead, dense_ahead,
+                        index_ahead(p), ahead, dense_ahead,
                         [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                           constexpr auto width = static_cast<std::int64_t>(W);
                           const unsigned char* const from = staged + position(load_index<I>(indices, x)) * width;
@@ -312,7 +321,7 @@ DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::in
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                      p.index_prefetch_bytes, ahead, dense_ahead,
+                      index_ahead(p), ahead, dense_ahead,
                       [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                         const std::int64_t a = normalize_index<I, false>(load_index<I>(indices, x), n);
                         constexpr auto width = static_cast<std::int64_t>(W);
@@ -409,6 +418,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   if (shared) {
     with_positions.indices = stage + line_room;
     with_positions.index_prefetch_bytes = 0;
+    with_positions.next_block_index_bytes = 0;
   }
   // Otherwise signed index values are read without normalisation from the middle of a line staged
   // twice, worth the second copy when the line has at least as many rows as elements.
