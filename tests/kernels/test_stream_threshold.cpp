@@ -1,4 +1,4 @@
-// Outputs on either side of detail::stream_bytes(), where two kernels switch to streaming
+// Outputs on either side of detail::stream_bytes(), where the kernels switch to streaming
 // (non-temporal) stores, for 1-, 2-, 4- and 8-byte elements, each output starting off a 16-byte
 // boundary, compared with the oracle (whole buffers, guards included) on both layers:
 //   - Gather of rows from a transposed input (tiled.hpp, gather_tiles_in_input_order): streams a

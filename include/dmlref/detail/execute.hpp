@@ -197,8 +197,8 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     const std::int64_t lines = (block + p.inner_size() - 1) / p.inner_size();
     block = (lines + group - 1) / group * group * p.inner_size();
   }
-  // Each block's copy prefetches the next block's index values, which its check then reads from
-  // cache: the reads from memory overlap the copy.
+  // Each block's copy prefetches the next block's index values (into L2), which its check then
+  // reads from cache: the reads from memory overlap the copy.
   Plan pipelined = p;
   pipelined.next_block_index_bytes = static_cast<std::uintptr_t>(block * index_bytes);
   for (std::int64_t begin = 0; begin < rows; begin += block) {

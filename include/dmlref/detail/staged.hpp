@@ -138,8 +138,9 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     constexpr std::int64_t per_block = 64 / sizeof(I);
     // The streams a block at dense offset d and index offset x reads ahead of itself.
     auto prefetch_streams = [&](std::int64_t d, std::int64_t x) DMLREF_INLINE_LAMBDA {
-      prefetch_ahead(indices + x * std::int64_t{sizeof(I)}, index_ahead.near);
-      if (index_ahead.next_block != 0) prefetch_ahead_into_l2(indices + x * std::int64_t{sizeof(I)}, index_ahead.next_block);
+      const unsigned char* const at = indices + x * std::int64_t{sizeof(I)};
+      prefetch_ahead(at, index_ahead.near);
+      if (index_ahead.next_block != 0) prefetch_ahead_into_l2(at, index_ahead.next_block);
       if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
     };
     auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
@@ -353,7 +354,8 @@ bool normalize_shared_indices(const Plan& p, std::int64_t rows, std::int64_t ind
 
 /// The next line a staged pass moves, to prefetch while the current one's rows run (see LineAhead).
 /// A line streamed back (`streamed_back`) is not prefetched for writing: its stores read nothing.
-inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused, bool streamed_back) noexcept {
+inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, bool fused,
+                            bool streamed_back) noexcept {
   const auto w = static_cast<std::int64_t>(p.element_size);
   Odometer<kLoopTensors> next = lines;
   next.next();
@@ -445,7 +447,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
     }
-    const LineAhead ahead = prefetch_next && remaining > count ? line_ahead(p, c.lines, fused, stream_back) : LineAhead{};
+    const LineAhead ahead =
+        prefetch_next && remaining > count ? line_ahead(p, c.lines, fused, stream_back) : LineAhead{};
     if (gather) {
       const unsigned char* from = indexed_line;
       if (!in_place) {
