@@ -200,7 +200,7 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
   // Each block's copy prefetches the next block's index values (into L2), which its check then
   // reads from cache: the reads from memory overlap the copy.
   Plan pipelined = p;
-  pipelined.next_block_index_bytes = static_cast<std::uintptr_t>(block * index_bytes);
+  pipelined.index_l2_prefetch_bytes = static_cast<std::uintptr_t>(block * index_bytes);
   for (std::int64_t begin = 0; begin < rows; begin += block) {
     const std::int64_t end = rows - begin < block ? rows : begin + block;
     if (Status s = check(p, RowRange{begin, end}); !s) {

@@ -50,6 +50,10 @@ struct IndicesLayout {
 /// How far ahead a sequential pass over IndicesTensor prefetches: the hardware prefetcher runs
 /// too short a distance ahead for loops this fast (docs/performance.md, "What makes it fast").
 inline constexpr std::uintptr_t kIndexPrefetchBytes = 4096;
+/// How far ahead a staged pass also prefetches index values into L2: with the L1 prefetches alone,
+/// one core keeps too few of the index stream's misses in flight to read it at DRAM's speed
+/// (docs/performance.md, "The index stream").
+inline constexpr std::uintptr_t kIndexL2PrefetchBytes = 32 * 1024;
 
 struct Plan {
   const char* op = "";
@@ -76,11 +80,10 @@ struct Plan {
   const char* indexed_name = "";
   /// How far ahead of its rows a staged pass prefetches index values.
   std::uintptr_t index_prefetch_bytes = kIndexPrefetchBytes;
-  /// One-pass mode: how far ahead the next block's index values lie, which a staged pass also
-  /// prefetches, into L2 only, so that the next block's check finds them in cache, read while this
-  /// block is copied. (Into L1, lines a block ahead evict the block's own before it reads them.)
-  /// 0: none.
-  std::uintptr_t next_block_index_bytes = 0;
+  /// How far ahead a staged pass also prefetches index values into L2 (0: not at all). One-pass
+  /// mode makes it a block, so that the next block's check finds its values in cache, read while
+  /// this block is copied. (Into L1, lines a block ahead would evict the block's own.)
+  std::uintptr_t index_l2_prefetch_bytes = kIndexL2PrefetchBytes;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,
                 std::int64_t indexed_stride, std::int64_t source_stride = 0) noexcept {

@@ -112,13 +112,13 @@ struct DenseAhead {
   std::int64_t width = 0;
 };
 
-/// How far ahead of its rows a line prefetches IndicesTensor: `near` bytes into L1 and, unless 0,
-/// `next_block` bytes into L2 (Plan::next_block_index_bytes).
+/// How far ahead of its rows a line prefetches IndicesTensor: `l1` bytes into L1 and, unless 0,
+/// `l2` bytes into L2 (Plan::index_l2_prefetch_bytes).
 struct IndexAhead {
-  std::uintptr_t near = kIndexPrefetchBytes;
-  std::uintptr_t next_block = 0;
+  std::uintptr_t l1 = kIndexPrefetchBytes;
+  std::uintptr_t l2 = kIndexL2PrefetchBytes;
 };
-inline IndexAhead index_ahead(const Plan& p) noexcept { return {p.index_prefetch_bytes, p.next_block_index_bytes}; }
+inline IndexAhead index_ahead(const Plan& p) noexcept { return {p.index_prefetch_bytes, p.index_l2_prefetch_bytes}; }
 
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
@@ -139,8 +139,8 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     // The streams a block at dense offset d and index offset x reads ahead of itself.
     auto prefetch_streams = [&](std::int64_t d, std::int64_t x) DMLREF_INLINE_LAMBDA {
       const unsigned char* const at = indices + x * std::int64_t{sizeof(I)};
-      prefetch_ahead(at, index_ahead.near);
-      if (index_ahead.next_block != 0) prefetch_ahead_into_l2(at, index_ahead.next_block);
+      prefetch_ahead(at, index_ahead.l1);
+      if (index_ahead.l2 != 0) prefetch_ahead_into_l2(at, index_ahead.l2);
       if (dense_ahead.first != nullptr) prefetch_ahead(dense_ahead.first + d * dense_ahead.width, kIndexPrefetchBytes);
     };
     auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
@@ -420,7 +420,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   if (shared) {
     with_positions.indices = stage + line_room;
     with_positions.index_prefetch_bytes = 0;
-    with_positions.next_block_index_bytes = 0;
+    with_positions.index_l2_prefetch_bytes = 0;
   }
   // Otherwise signed index values are read without normalisation from the middle of a line staged
   // twice, worth the second copy when the line has at least as many rows as elements.
