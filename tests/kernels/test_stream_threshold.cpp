@@ -144,41 +144,38 @@ void staged_streams(const rc::Case& c, const typename Operator::Params& params, 
   });
 }
 
-/// GatherElements (Axis 1) of [rows, 61] elements, int64 indices, the output packed `offset`
-/// elements into its buffer: lines of 61 elements, staged, each read by 61 rows; with a
-/// `transposed` input (stored [61, rows]) its far-strided lines are staged in groups.
+/// GatherElements or Scatter (Axis 1) of [rows, 61] elements, the output packed `offset` elements
+/// into its buffer: lines of 61 elements, staged, each with 61 rows; with a `transposed` input
+/// (stored [61, rows]) a gather's far-strided lines are staged in groups.
 template <class T>
-rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool transposed, bool& staged, bool& streams) {
+rc::Case rows_of_61(rc::Op op, rc::IType itype, std::int64_t rows, std::int64_t offset, bool transposed) {
   rc::Case c;
-  c.op = rc::Op::gather_elements;
+  c.op = op;
   c.dtype = dtype_of<T>();
-  c.itype = rc::IType::INT64;
+  c.itype = itype;
   c.axis = 1;
   c.input = transposed ? rc::strided_layout({rows, 61}, {1, 0}, 1, 0, 0) : rc::packed_layout({rows, 61});
   c.indices = rc::packed_layout({rows, 61});
+  if (rc::is_scatter(op)) c.updates = rc::packed_layout({rows, 61});
   c.output = packed_at({rows, 61}, offset);
   c.seed = static_cast<std::uint64_t>(rows * 1000 + offset + (transposed ? 7 : 0));
   fill_buffers(c);
+  return c;
+}
+
+/// GatherElements of rows_of_61, int64 indices; whether its plan is staged and streams.
+template <class T>
+rc::Case element_gather(std::int64_t rows, std::int64_t offset, bool transposed, bool& staged, bool& streams) {
+  const rc::Case c = rows_of_61<T>(rc::Op::gather_elements, rc::IType::INT64, rows, offset, transposed);
   staged_streams<detail::GatherElementsOperator, T, std::int64_t>(c, {1}, staged, streams);
   return c;
 }
 
-/// Scatter (Axis 1) of [rows, 61] updates into an output of the same shape, int32 indices, the
-/// output packed `offset` elements into its buffer: lines of 61 elements, staged with the input's
-/// copy; whether the plan fuses that copy and streams its lines back.
+/// Scatter of rows_of_61 updates into an output of the same shape, int32 indices; whether its plan
+/// fuses the copy of InputTensor into the staged lines and streams them back.
 template <class T>
 rc::Case element_scatter(std::int64_t rows, std::int64_t offset, bool& fused, bool& streams) {
-  rc::Case c;
-  c.op = rc::Op::scatter;
-  c.dtype = dtype_of<T>();
-  c.itype = rc::IType::INT32;
-  c.axis = 1;
-  c.input = rc::packed_layout({rows, 61});
-  c.indices = rc::packed_layout({rows, 61});
-  c.updates = rc::packed_layout({rows, 61});
-  c.output = packed_at({rows, 61}, offset);
-  c.seed = static_cast<std::uint64_t>(rows * 1000 + offset);
-  fill_buffers(c);
+  const rc::Case c = rows_of_61<T>(rc::Op::scatter, rc::IType::INT32, rows, offset, false);
   fused = streams = false;
   with_plan<detail::ScatterOperator, T, std::int32_t>(c, {1}, [&](const detail::Plan& plan) {
     fused = detail::fuses_input_copy(plan);
