@@ -7,8 +7,10 @@
 // 8, and both Gather on the last axis and GatherElements, against a direct computation on the
 // transposed data. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Then packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
-// in place instead of staging them, also in one pass with an error in a later line. Last, a
+// in place instead of staging them, also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
+// Last, one pass over staged lines, which checks their index values as it copies and stops at the
+// first bad one.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -329,6 +331,62 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
                                            : sentinel;
     ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected)) << "element " << e;
   }
+}
+
+// One pass over staged lines checks the index values a stretch of 4 KiB at a time, just before
+// the rows that read them, and stops at a bad one; the call then copies the rows before it in full. GatherElements
+// [rows, n] (as many picks as elements, so lines are staged, doubled for signed indices), packed
+// or transposed (lines staged in groups), with one bad value at `bad` (row-major): the error names
+// it, the output holds every element before it and nothing after, and says whether it wrote.
+// rows * n of 40,000 makes two one-pass blocks of 8-byte indices (one_pass_index_bytes() is at
+// most 512 KiB); n = 1000 ends each line with a short stretch (1000 = 512 + 488 8-byte values)
+// whose last values are not a whole cache line.
+template <class T, class I>
+void check_one_pass_stops_at(std::int64_t bad, bool transposed) {
+  const std::int64_t rows = 40, n = 1000;
+  std::vector<T> storage(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
+  auto input_at = [&](std::int64_t r, std::int64_t a) {
+    return storage[static_cast<std::size_t>(transposed ? r + a * rows : r * n + a)];
+  };
+  std::vector<I> indices(static_cast<std::size_t>(rows * n));
+  for (std::int64_t e = 0; e < rows * n; ++e) {
+    const std::int64_t a = (e * 7919 + 5) % n;
+    indices[static_cast<std::size_t>(e)] = static_cast<I>(std::is_signed_v<I> && e % 3 == 0 ? a - n : a);
+  }
+  indices[static_cast<std::size_t>(bad)] = static_cast<I>(std::is_signed_v<I> && bad % 2 == 1 ? -n - 1 : n);
+  const T sentinel = test_values::pattern<T>(-7);
+  std::vector<T> output(static_cast<std::size_t>(rows * n), sentinel);
+  dmlref::Options options;
+  options.all_or_nothing = false;
+  const TensorView<const T> input =
+      transposed ? TensorView<const T>(storage.data(), {rows, n}, {1, rows}) : TensorView<const T>(storage.data(), {rows, n});
+  const dmlref::Status s = dmlref::try_gather_elements(input, TensorView<const I>(indices.data(), {rows, n}),
+                                                       TensorView<T>(output.data(), {rows, n}), {1}, options);
+  const std::string where = std::string("bad value at ") + std::to_string(bad) + (transposed ? ", transposed" : "");
+  ASSERT_FALSE(s) << where;
+  EXPECT_EQ(s.error().code, dmlref::ErrorCode::index_out_of_range) << where;
+  EXPECT_EQ(s.error().position, dmlref::Shape({bad / n, bad % n})) << where << ": " << s.message();
+  EXPECT_EQ(s.error().output_partly_written, bad > 0) << where << ": " << s.message();
+  for (std::int64_t e = 0; e < rows * n; ++e) {
+    std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(e)]);
+    if (a < 0) a += n;
+    const T expected = e < bad ? input_at(e / n, a) : sentinel;
+    ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected)) << where << ": element " << e;
+  }
+}
+
+TYPED_TEST(GroupedLines, OnePassStopsAtTheFirstBadValue) {
+  using T = TypeParam;
+  const std::int64_t n = 1000, last = 40 * n - 1;
+  // The first value; mid-line cache lines; a line's last value (in its tail for 4-byte indices);
+  // the first value of a line; the second one-pass block (past 32,768 values); the last value.
+  const std::int64_t bad_values[] = {0, 13, 3 * n + 517, 5 * n - 1, 7 * n, 35003, last};
+  for (const std::int64_t bad : bad_values)
+    for (const bool transposed : {false, true}) {
+      for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, transposed); });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 
 }  // namespace

@@ -271,17 +271,19 @@ enum class Store : bool { plain, streamed };
 /// A gather's rows take their elements from a line of n elements, staged or read in place
 /// (`doubled`: from the middle of a staged line copied twice, end to end, where a signed index in
 /// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
-/// copy_staged_rows' paths.
+/// copy_staged_rows' paths. In one pass (Plan::bad_line) the rows check their index values first,
+/// kIndexPrefetchBytes of them at a time (those the L1 prefetch has brought in), and stop before
+/// a stretch with a bad one: false then, and *p.bad_line set.
 template <std::size_t W, class I, Store S>
-DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead, bool prefetch_dense) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
-  auto take = [&](auto position) {
+  auto take = [&](auto position, const LineRows& part, const LineAhead& part_ahead) {
     // By value: a store of a byte may alias anything the loop would reach through a reference.
-    for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                        index_ahead(p), ahead, dense_ahead,
+    for_each_in_line<I>(indices, part.count, part.dense, part.dense_stride, part.index, part.index_stride,
+                        index_ahead(p), part_ahead, dense_ahead,
                         [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
                           constexpr auto width = static_cast<std::int64_t>(W);
                           const unsigned char* const from = staged + position(load_index<I>(indices, x)) * width;
@@ -291,9 +293,47 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
                             std::memcpy(dense + d * width, from, W);
                         });
   };
-  if constexpr (std::is_signed_v<I>)
-    if (doubled) return take([](I v) { return static_cast<std::int64_t>(v); });
-  take([n](I v) { return normalize_index<I, false>(v, n); });
+  auto take_rows_of = [&](const LineRows& part, const LineAhead& part_ahead) {
+    if constexpr (std::is_signed_v<I>)
+      if (doubled) return take([](I v) { return static_cast<std::int64_t>(v); }, part, part_ahead);
+    take([n](I v) { return normalize_index<I, false>(v, n); }, part, part_ahead);
+  };
+  // Whether the `count` values from the row `first` on are in range. 16-bit positions
+  // (normalize_shared_indices) are never checked: they come from checked values.
+  auto in_range = [&](std::int64_t first, std::int64_t count) {
+    if constexpr (sizeof(I) >= 4) {
+      const unsigned char* const values = indices + (rows.index + first * rows.index_stride) * std::int64_t{sizeof(I)};
+      const auto limit = static_cast<std::uint64_t>(n);
+      if (rows.index_stride == 1) return line_in_range<I>(values, count, PackedStep<I>{}, limit);
+      return line_in_range<I>(values, count, rows.index_stride * std::int64_t{sizeof(I)}, limit);
+    } else {
+      static_cast<void>(first);
+      static_cast<void>(count);
+      return true;
+    }
+  };
+  const bool checked = sizeof(I) >= 4 && p.bad_line != nullptr;
+  const std::int64_t stretch = checked ? static_cast<std::int64_t>(kIndexPrefetchBytes / sizeof(I)) : rows.count;
+  for (std::int64_t first = 0; first < rows.count; first += stretch) {
+    LineRows part = rows;
+    LineAhead part_ahead = ahead;
+    if (checked) {
+      part.count = std::min(stretch, rows.count - first);
+      if (!in_range(first, part.count)) {
+        *p.bad_line = true;
+        return false;
+      }
+      part.dense += first * rows.dense_stride;
+      part.index += first * rows.index_stride;
+      // The stretch's share of the next lines' prefetches.
+      const std::int64_t from_line = ahead.lines * first / rows.count;
+      part_ahead.lines = ahead.lines * (first + part.count) / rows.count - from_line;
+      part_ahead.read += from_line * 64;
+      part_ahead.far += from_line * 64;
+    }
+    take_rows_of(part, part_ahead);
+  }
+  return true;
 }
 
 /// Whether a staged gather streams its output (Store::streamed): elements of 4 or 8 bytes,
@@ -307,11 +347,11 @@ inline bool streams_elements(const Plan& p) noexcept {
 
 /// take_from_line with the store `stream` asks for, where W has a streaming store.
 template <std::size_t W, class I>
-void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+bool take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                const LineAhead& ahead, bool prefetch_dense) noexcept {
   if constexpr (kStreamsElements<W>)
     if (stream) return take_from_line<W, I, Store::streamed>(p, staged, n, doubled, rows, ahead, prefetch_dense);
-  take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense);
+  return take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense);
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -408,13 +448,16 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool stream = kStreamsElements<W> && streams_elements(p);
   const bool prefetch_dense = large && wide && !in_place && !stream;
   const bool stream_back = !gather && streams_lines_back(p);
+  auto finish = [&] {
+    if (stream || stream_back) stream_fence();
+  };
   LineCursor c(p, begin);
   const std::int64_t* const at = c.lines.offset;
   // A gather's index values shared by every line, normalised once (normalize_shared_indices) after
   // the staged line; the rows then take their positions from there, as a Plan of 16-bit indices.
   const std::int64_t line_room = in_place ? 0 : (line.size * w + 63) / 64 * 64;
   Plan with_positions = p;
-  const bool shared = gather && group.group <= 1 &&
+  const bool shared = gather && group.group <= 1 && p.bad_line == nullptr &&
                       normalize_shared_indices<I>(p, end - begin, at[kIndex], stage + line_room,
                                                   std::int64_t{kStageBytes} - line_room);
   if (shared) {
@@ -439,10 +482,11 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, group.group,
                       outer.stride[kIndexed]);
       for (std::int64_t g = 0; g < group.group; ++g)
-        take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
-                        LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
-                                 rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
-                        LineAhead{}, prefetch_dense);
+        if (!take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
+                             LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
+                                      rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
+                             LineAhead{}, prefetch_dense))
+          return finish();
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
@@ -462,8 +506,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       if (shared)
         take_rows<W, std::uint16_t>(stream, with_positions, from, line.size, false,
                                     LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
-      else
-        take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense);
+      else if (!take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense))
+        return finish();
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
@@ -478,7 +522,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     if (remaining > 0) c.lines.next();
     first = 0;
   }
-  if (stream || stream_back) stream_fence();
+  finish();
 }
 
 }  // namespace dmlref::detail
