@@ -184,8 +184,8 @@ DMLREF_COLD inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin,
 
 /// One pass: rows in blocks, each block's index values checked (`check`) just before the block
 /// is copied. Staged plans take whole lines, so that a line is staged once and a scatter writes it
-/// back whole; a staged gather checks its values itself, a cache line of them before the rows that
-/// read them (Plan::bad_line), and stops at a bad one. A block with a bad value still copies the
+/// back whole; a staged gather checks its values itself, a stretch of them just before the rows
+/// that read it (Plan::bad_line, take_from_line), and stops before a stretch with a bad one. A block with a bad value still copies the
 /// rows before it, so that every row before the error has run; its last line may then be partial,
 /// which a share of one thread allows. On an error, `written` says whether anything was copied
 /// before it.
@@ -216,8 +216,9 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
         continue;
       }
     }
-    // The block has a bad value (or, where the lines stopped, may have): its rows before the
-    // first bad one are copied again in full (the same values), and those after it not at all.
+    // A staged gather's lines stopped at a bad value, which the block check now finds (were it
+    // to pass, the block runs whole): the rows before the first bad one are copied again in full
+    // (the same values), those after it not at all.
     if (Status s = check(p, RowRange{begin, end}); !s) {
       const std::int64_t bad = first_bad_row(p, begin, end, check);
       if (bad > begin) {

@@ -84,8 +84,9 @@ struct Plan {
   /// mode makes it a block, so that the next block's check finds its values in cache, read while
   /// this block is copied. (Into L1, lines a block ahead would evict the block's own.)
   std::uintptr_t index_l2_prefetch_bytes = kIndexL2PrefetchBytes;
-  /// One pass: a staged gather checks each block of its index values just before it copies them,
-  /// and on a bad one sets *bad_line and stops (take_from_line). Null: the values are checked.
+  /// One pass: a staged gather checks its index values a stretch at a time, just before it copies
+  /// their rows, and before a stretch with a bad one sets *bad_line and stops (take_from_line).
+  /// Null: the values are checked already.
   bool* bad_line = nullptr;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,

@@ -417,7 +417,8 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
 /// line with fewer rows than elements, read in place); a gather's rows that read the same index
 /// values on every line take them normalised once. Gathers may start and end mid-line; a
 /// scatter's share is whole lines, because it writes its staged lines back whole.
-/// `scratch`: a group may be staged on the heap (Options::allow_scratch).
+/// `scratch`: a group may be staged on the heap (Options::allow_scratch). In one pass
+/// (Plan::bad_line) it stops where a line's rows stop at a bad index value.
 template <Flow F, std::size_t W, class I>
 void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool scratch) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
