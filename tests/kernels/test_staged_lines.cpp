@@ -334,44 +334,51 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
 }
 
 // One pass over staged lines checks the index values a stretch of 4 KiB at a time, just before
-// the rows that read them, and stops at a bad one; the call then copies the rows before it in full. GatherElements
-// [rows, n] (as many picks as elements, so lines are staged, doubled for signed indices), packed
-// or transposed (lines staged in groups), with one bad value at `bad` (row-major): the error names
-// it, the output holds every element before it and nothing after, and says whether it wrote.
+// the rows that read them, and stops at a bad one; the call then copies the rows before it in full.
+// GatherElements [rows, n] (as many picks as elements, so lines are staged, doubled for signed
+// indices), packed, with the input transposed (lines staged in groups) or with the indices
+// transposed (each line's values `rows` apart), with one bad value at `bad` (row-major): the error
+// names it, the output holds every element before it and nothing after, and says whether it wrote.
 // rows * n of 40,000 makes two one-pass blocks of 8-byte indices (one_pass_index_bytes() is at
 // most 512 KiB); n = 1000 ends each line with a short stretch (1000 = 512 + 488 8-byte values)
 // whose last values are not a whole cache line.
+enum class Transposed { none, input, indices };
+
 template <class T, class I>
-void check_one_pass_stops_at(std::int64_t bad, bool transposed) {
+void check_one_pass_stops_at(std::int64_t bad, Transposed transposed) {
   const std::int64_t rows = 40, n = 1000;
+  // Where element e (row-major) of a [rows, n] tensor lies, stored packed or transposed.
+  auto at = [&](bool stored_transposed, std::int64_t e) {
+    return static_cast<std::size_t>(stored_transposed ? e / n + e % n * rows : e);
+  };
+  const bool input_transposed = transposed == Transposed::input, indices_transposed = transposed == Transposed::indices;
   std::vector<T> storage(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
-  auto input_at = [&](std::int64_t r, std::int64_t a) {
-    return storage[static_cast<std::size_t>(transposed ? r + a * rows : r * n + a)];
-  };
   std::vector<I> indices(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) {
     const std::int64_t a = (e * 7919 + 5) % n;
-    indices[static_cast<std::size_t>(e)] = static_cast<I>(std::is_signed_v<I> && e % 3 == 0 ? a - n : a);
+    indices[at(indices_transposed, e)] = static_cast<I>(std::is_signed_v<I> && e % 3 == 0 ? a - n : a);
   }
-  indices[static_cast<std::size_t>(bad)] = static_cast<I>(std::is_signed_v<I> && bad % 2 == 1 ? -n - 1 : n);
+  indices[at(indices_transposed, bad)] = static_cast<I>(std::is_signed_v<I> && bad % 2 == 1 ? -n - 1 : n);
   const T sentinel = test_values::pattern<T>(-7);
   std::vector<T> output(static_cast<std::size_t>(rows * n), sentinel);
   dmlref::Options options;
   options.all_or_nothing = false;
-  const TensorView<const T> input =
-      transposed ? TensorView<const T>(storage.data(), {rows, n}, {1, rows}) : TensorView<const T>(storage.data(), {rows, n});
-  const dmlref::Status s = dmlref::try_gather_elements(input, TensorView<const I>(indices.data(), {rows, n}),
-                                                       TensorView<T>(output.data(), {rows, n}), {1}, options);
-  const std::string where = std::string("bad value at ") + std::to_string(bad) + (transposed ? ", transposed" : "");
+  const dmlref::Shape transposed_strides{1, rows}, packed_strides{n, 1};
+  const dmlref::Status s = dmlref::try_gather_elements(
+      TensorView<const T>(storage.data(), {rows, n}, input_transposed ? transposed_strides : packed_strides),
+      TensorView<const I>(indices.data(), {rows, n}, indices_transposed ? transposed_strides : packed_strides),
+      TensorView<T>(output.data(), {rows, n}), {1}, options);
+  const std::string where = "bad value at " + std::to_string(bad) +
+                            (input_transposed ? ", input transposed" : indices_transposed ? ", indices transposed" : "");
   ASSERT_FALSE(s) << where;
   EXPECT_EQ(s.error().code, dmlref::ErrorCode::index_out_of_range) << where;
   EXPECT_EQ(s.error().position, dmlref::Shape({bad / n, bad % n})) << where << ": " << s.message();
   EXPECT_EQ(s.error().output_partly_written, bad > 0) << where << ": " << s.message();
   for (std::int64_t e = 0; e < rows * n; ++e) {
-    std::int64_t a = static_cast<std::int64_t>(indices[static_cast<std::size_t>(e)]);
+    std::int64_t a = static_cast<std::int64_t>(indices[at(indices_transposed, e)]);
     if (a < 0) a += n;
-    const T expected = e < bad ? input_at(e / n, a) : sentinel;
+    const T expected = e < bad ? storage[at(input_transposed, e / n * n + a)] : sentinel;
     ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected)) << where << ": element " << e;
   }
 }
@@ -383,7 +390,7 @@ TYPED_TEST(GroupedLines, OnePassStopsAtTheFirstBadValue) {
   // the first value of a line; the second one-pass block (past 32,768 values); the last value.
   const std::int64_t bad_values[] = {0, 13, 3 * n + 517, 5 * n - 1, 7 * n, 35003, last};
   for (const std::int64_t bad : bad_values)
-    for (const bool transposed : {false, true}) {
+    for (const Transposed transposed : {Transposed::none, Transposed::input, Transposed::indices}) {
       for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, transposed); });
       if (::testing::Test::HasFatalFailure()) return;
     }
