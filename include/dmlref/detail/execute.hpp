@@ -184,11 +184,11 @@ DMLREF_COLD inline std::int64_t first_bad_row(const Plan& p, std::int64_t begin,
 
 /// One pass: rows in blocks, each block's index values checked (`check`) just before the block
 /// is copied. Staged plans take whole lines, so that a line is staged once and a scatter writes it
-/// back whole; a staged gather checks its values itself, a stretch of them just before the rows
-/// that read it (Plan::bad_line, take_from_line), and stops before a stretch with a bad one. A block with a bad value still copies the
-/// rows before it, so that every row before the error has run; its last line may then be partial,
-/// which a share of one thread allows. On an error, `written` says whether anything was copied
-/// before it.
+/// back whole. A staged gather checks its values itself instead, a stretch of them just before
+/// the rows that read it (Plan::bad_line, take_from_line), and stops before a stretch with a bad
+/// one. A block with a bad value still copies the rows before it, so that every row before the
+/// error has run; its last line may then be partial, which a share of one thread allows. On an
+/// error, `written` says whether anything was copied before it.
 DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& options, Runner runner,
                                   Status (*check)(const Plan&, RowRange) noexcept, bool& written) noexcept {
   const std::int64_t rows = p.row_count();
@@ -199,26 +199,24 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     const std::int64_t lines = (block + p.inner_size() - 1) / p.inner_size();
     block = (lines + group - 1) / group * group * p.inner_size();
   }
-  // Each block's copy prefetches the next block's index values (into L2), which its check then
-  // reads from cache: the reads from memory overlap the copy.
+  // Each block's copy prefetches the next block's index values (into L2), which its check (or a
+  // staged gather's stretch checks) then reads from cache: the reads from memory overlap the copy.
   Plan pipelined = p;
   pipelined.index_l2_prefetch_bytes = static_cast<std::uintptr_t>(block * index_bytes);
-  Plan checking = pipelined;
   bool bad_line = false;
   const bool checks_lines = p.flow == Flow::gather && stageable(p);
-  if (checks_lines) checking.bad_line = &bad_line;
+  if (checks_lines) pipelined.bad_line = &bad_line;
   for (std::int64_t begin = 0; begin < rows; begin += block) {
     const std::int64_t end = rows - begin < block ? rows : begin + block;
     if (checks_lines) {
-      runner(Share{&checking, begin, end, TargetRange{}, options.allow_scratch});
+      runner(Share{&pipelined, begin, end, TargetRange{}, options.allow_scratch});
       if (!bad_line) {
         written = true;
         continue;
       }
+      // Its lines stopped at a bad value (the same exact check), which the block check below
+      // locates; the rows before it are copied again in full (the same values, none of them bad).
     }
-    // A staged gather's lines stopped at a bad value, which the block check now finds (were it
-    // to pass, the block runs whole): the rows before the first bad one are copied again in full
-    // (the same values), those after it not at all.
     if (Status s = check(p, RowRange{begin, end}); !s) {
       const std::int64_t bad = first_bad_row(p, begin, end, check);
       if (bad > begin) {
@@ -229,7 +227,6 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     }
     runner(Share{&pipelined, begin, end, TargetRange{}, options.allow_scratch});
     written = true;
-    bad_line = false;
   }
   return Status();
 }

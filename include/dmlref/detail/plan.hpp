@@ -81,8 +81,8 @@ struct Plan {
   /// How far ahead of its rows a staged pass prefetches index values.
   std::uintptr_t index_prefetch_bytes = kIndexPrefetchBytes;
   /// How far ahead a staged pass also prefetches index values into L2 (0: not at all). One-pass
-  /// mode makes it a block, so that the next block's check finds its values in cache, read while
-  /// this block is copied. (Into L1, lines a block ahead would evict the block's own.)
+  /// mode makes it a block, so that the next block's check (or stretch checks) finds its values in
+  /// cache, read while this block is copied. (Into L1, lines a block ahead would evict the block's own.)
   std::uintptr_t index_l2_prefetch_bytes = kIndexL2PrefetchBytes;
   /// One pass: a staged gather checks its index values a stretch at a time, just before it copies
   /// their rows, and before a stretch with a bad one sets *bad_line and stops (take_from_line).

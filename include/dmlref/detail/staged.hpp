@@ -300,17 +300,12 @@ DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, 
   };
   // Whether the `count` values from the row `first` on are in range. 16-bit positions
   // (normalize_shared_indices) are never checked: they come from checked values.
-  auto in_range = [&](std::int64_t first, std::int64_t count) {
-    if constexpr (sizeof(I) >= 4) {
-      const unsigned char* const values = indices + (rows.index + first * rows.index_stride) * std::int64_t{sizeof(I)};
-      const auto limit = static_cast<std::uint64_t>(n);
-      if (rows.index_stride == 1) return line_in_range<I>(values, count, PackedStep<I>{}, limit);
-      return line_in_range<I>(values, count, rows.index_stride * std::int64_t{sizeof(I)}, limit);
-    } else {
-      static_cast<void>(first);
-      static_cast<void>(count);
+  auto in_range = [&]([[maybe_unused]] std::int64_t first, [[maybe_unused]] std::int64_t count) {
+    if constexpr (sizeof(I) >= 4)
+      return values_in_range<I>(indices + (rows.index + first * rows.index_stride) * std::int64_t{sizeof(I)}, count,
+                                rows.index_stride, static_cast<std::uint64_t>(n));
+    else
       return true;
-    }
   };
   const bool checked = sizeof(I) >= 4 && p.bad_line != nullptr;
   const std::int64_t stretch = checked ? static_cast<std::int64_t>(kIndexPrefetchBytes / sizeof(I)) : rows.count;
