@@ -309,15 +309,24 @@ struct RunBatch {
 template <Flow F, class I>
 void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
                    std::size_t length) noexcept {
+  // Everything in locals and in bytes: the copies may write anywhere, as far as the compiler
+  // knows, so it would reload each Plan field after every memcpy.
   const LoopDim inner = inner_loop(p);
-  const TupleEntry first = p.tuple[0];
   const std::int64_t w = static_cast<std::int64_t>(p.element_size);
+  const std::int64_t n = p.tuple[0].size, row_bytes = p.tuple[0].indexed_stride * w;
+  const std::int64_t index_bytes = inner.stride[kIndex] * std::int64_t{sizeof(I)};
+  const std::int64_t dense_bytes = inner.stride[kDense] * w, indexed_bytes = inner.stride[kIndexed] * w;
+  const unsigned char* const indices = p.indices;
+  unsigned char* const dense = p.dense;
+  unsigned char* const indexed = p.indexed;
   for (std::int64_t k = begin; k < end; ++k) {
-    const std::int64_t a = normalize_index<I, false>(load_index<I>(p.indices, k * inner.stride[kIndex]), first.size);
-    unsigned char* const dense = p.dense + k * inner.stride[kDense] * w;
-    unsigned char* const indexed = p.indexed + (k * inner.stride[kIndexed] + a * first.indexed_stride) * w;
-    if (F == Flow::gather) copy_run(dense, indexed, length);
-    else if (a >= range.lo && a < range.hi) copy_run(indexed, dense, length);
+    I v;
+    std::memcpy(&v, indices + k * index_bytes, sizeof(I));
+    const std::int64_t a = normalize_index<I, false>(v, n);
+    unsigned char* const dense_row = dense + k * dense_bytes;
+    unsigned char* const indexed_row = indexed + k * indexed_bytes + a * row_bytes;
+    if (F == Flow::gather) copy_run(dense_row, indexed_row, length);
+    else if (a >= range.lo && a < range.hi) copy_run(indexed_row, dense_row, length);
   }
 }
 

@@ -172,6 +172,17 @@ bool line_in_range_exact(const unsigned char* at, std::int64_t count, Step step,
   return true;
 }
 
+/// True when the `count` packed values at `at`, a cache line's worth or fewer (a small call's),
+/// are in range of n, for range_limit(n) <= 2^63 (where range_bits() decides): inline and in
+/// one chain, without the line scan's calls and vector setup.
+template <class I>
+DMLREF_ALWAYS_INLINE bool few_values_in_range(const unsigned char* at, std::int64_t count, std::uint64_t n) noexcept {
+  const std::uint64_t last = range_limit<I>(n) - 1;
+  std::uint64_t bits = 0;
+  for (std::int64_t i = 0; i < count; ++i) bits |= range_bits<I>(at + i * std::int64_t{sizeof(I)}, n, last);
+  return (bits >> 63) == 0;
+}
+
 /// The line scan for `count` values `stride` elements apart (a stride of 1 is scanned a cache line
 /// at a time).
 template <class I>
@@ -180,15 +191,12 @@ bool values_in_range(const unsigned char* first, std::int64_t count, std::int64_
                      : line_in_range_exact<I>(first, count, stride * std::int64_t{sizeof(I)}, n);
 }
 
-/// True when every value of IndicesTensor is in range: whole lines at once, without locating the
-/// first bad value. A tuple dimension (ND operators) is walked inside each line, with the bound
-/// of each coordinate.
+/// all_indices_in_range of strided or tuple-holding IndicesTensors: line by line. A tuple
+/// dimension (ND operators) is walked inside each line, with the bound of each coordinate.
 template <class I>
-bool all_indices_in_range(const Plan& p) noexcept {
+DMLREF_NOINLINE bool lines_of_indices_in_range(const Plan& p) noexcept {
   const IndicesLayout& layout = p.index_tensor;
   const RawTensor& t = *layout.tensor;
-  if (layout.packed && !layout.last_dimension_is_tuple)
-    return values_in_range<I>(p.indices, layout.elements, 1, static_cast<std::uint64_t>(p.tuple[0].size));
   const int last = t.sizes.rank() - 1;
   const int K = layout.last_dimension_is_tuple ? static_cast<int>(t.sizes[last]) : 1;
   const std::int64_t tuple_stride = K > 1 ? t.strides[last] : 0;
@@ -208,6 +216,18 @@ bool all_indices_in_range(const Plan& p) noexcept {
     }
   } while (line.next());
   return true;
+}
+
+/// True when every value of IndicesTensor is in range: whole lines at once, without locating the
+/// first bad value.
+template <class I>
+bool all_indices_in_range(const Plan& p) noexcept {
+  const IndicesLayout& layout = p.index_tensor;
+  if (!layout.packed || layout.last_dimension_is_tuple) return lines_of_indices_in_range<I>(p);
+  const auto n = static_cast<std::uint64_t>(p.tuple[0].size);
+  if (layout.elements <= 64 / std::int64_t{sizeof(I)} && range_limit<I>(n) <= std::uint64_t{1} << 63)
+    return few_values_in_range<I>(p.indices, layout.elements, n);
+  return values_in_range<I>(p.indices, layout.elements, 1, n);
 }
 
 /// The error for value v at `position` of IndicesTensor, addressing tuple entry `entry`.

@@ -22,6 +22,7 @@ struct Dim {
 /// longer; returns the new rank. Dimensions run from outermost to innermost.
 template <int N>
 int coalesce(Dim<N>* dims, int rank) noexcept {
+  if (rank <= 1) return rank;  // nothing to merge (a small call's plan, often)
   int n = 0;
   for (int d = 0; d < rank; ++d) {
     const Dim<N> inner = dims[d];
