@@ -319,14 +319,20 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
   const unsigned char* const indices = p.indices;
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
+  // copy_run's own test is for long runs: a short one calls memcpy here (copy_run is not always
+  // inlined, and inlining it everywhere slows other loops).
+  auto copy = [length](unsigned char* to, const unsigned char* from) {
+    if (length < kRepMovsBytes) std::memcpy(to, from, length);
+    else copy_run(to, from, length);
+  };
   for (std::int64_t k = begin; k < end; ++k) {
     I v;
     std::memcpy(&v, indices + k * index_bytes, sizeof(I));
     const std::int64_t a = normalize_index<I, false>(v, n);
     unsigned char* const dense_row = dense + k * dense_bytes;
     unsigned char* const indexed_row = indexed + k * indexed_bytes + a * row_bytes;
-    if (F == Flow::gather) copy_run(dense_row, indexed_row, length);
-    else if (a >= range.lo && a < range.hi) copy_run(indexed_row, dense_row, length);
+    if (F == Flow::gather) copy(dense_row, indexed_row);
+    else if (a >= range.lo && a < range.hi) copy(indexed_row, dense_row);
   }
 }
 

@@ -62,19 +62,35 @@ DMLREF_COLD inline Status error_status(ErrorCode code, const char* op, const cha
   return Status(make_error(code, op, tensor, field, field_index, expected, actual, rule));
 }
 
-/// a + b and a * b for non-negative values, false on overflow of int64.
+/// a + b and a * b for non-negative values, false on overflow of int64 (`out` then unchanged).
+/// They run for every dimension of every tensor of a call: the compilers' overflow builtins make
+/// each an add or a multiply and a branch on the overflow flag.
 inline bool add_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  std::int64_t sum;
+  if (__builtin_add_overflow(a, b, &sum)) return false;
+  out = sum;
+  return true;
+#else
   if (a > std::numeric_limits<std::int64_t>::max() - b) return false;
   out = a + b;
   return true;
+#endif
 }
 inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) noexcept {
-  // Operands below 2^31 cannot overflow: skip the division (these checks run on every call).
+#if defined(__GNUC__) || defined(__clang__)
+  std::int64_t product;
+  if (__builtin_mul_overflow(a, b, &product)) return false;
+  out = product;
+  return true;
+#else
+  // Operands below 2^31 cannot overflow: skip the division.
   if (DMLREF_UNLIKELY((a | b) >= (std::int64_t{1} << 31)) && a != 0 &&
       b > std::numeric_limits<std::int64_t>::max() / a)
     return false;
   out = a * b;
   return true;
+#endif
 }
 
 /// Offset (in elements) of the last addressed element: Σ (size - 1) · stride.
