@@ -309,11 +309,13 @@ struct RunBatch {
 template <Flow F, class I>
 void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range,
                    std::size_t length) noexcept {
-  // Everything in locals and in bytes: the copies may write anywhere, as far as the compiler
-  // knows, so it would reload each Plan field after every memcpy.
+  // Everything in locals: the copies may write anywhere, as far as the compiler knows, so it
+  // would reload each Plan field after every memcpy. The loop's strides are in bytes (the inner
+  // loop has at least 2 rows, so they lie within the checked extent); the tuple's is not: a
+  // dimension of size 1 may have any stride, multiplied only by its index, 0.
   const LoopDim inner = inner_loop(p);
   const std::int64_t w = static_cast<std::int64_t>(p.element_size);
-  const std::int64_t n = p.tuple[0].size, row_bytes = p.tuple[0].indexed_stride * w;
+  const std::int64_t n = p.tuple[0].size, row_stride = p.tuple[0].indexed_stride;
   const std::int64_t index_bytes = inner.stride[kIndex] * std::int64_t{sizeof(I)};
   const std::int64_t dense_bytes = inner.stride[kDense] * w, indexed_bytes = inner.stride[kIndexed] * w;
   const unsigned char* const indices = p.indices;
@@ -330,7 +332,7 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
     std::memcpy(&v, indices + k * index_bytes, sizeof(I));
     const std::int64_t a = normalize_index<I, false>(v, n);
     unsigned char* const dense_row = dense + k * dense_bytes;
-    unsigned char* const indexed_row = indexed + k * indexed_bytes + a * row_bytes;
+    unsigned char* const indexed_row = indexed + k * indexed_bytes + a * row_stride * w;
     if (F == Flow::gather) copy(dense_row, indexed_row);
     else if (a >= range.lo && a < range.hi) copy(indexed_row, dense_row);
   }
