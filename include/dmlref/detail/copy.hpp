@@ -57,14 +57,19 @@ DMLREF_NOINLINE inline void copy_by_vectors(unsigned char* dst, const unsigned c
   }
   std::memcpy(dst + b, src + b, length - b);
 }
+
+/// copy_run of kRepMovsBytes and more: out of line, so that every caller inlines the short case.
+DMLREF_NOINLINE inline void copy_long_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
+  if (DMLREF_UNLIKELY(rep_movs_aliases(dst, src)) && slow_aliased_memcpy()) return copy_by_vectors(dst, src, length);
+  std::memcpy(dst, src, length);
+}
 #endif
 
 /// memcpy of a contiguous run (the two do not overlap), but for the runs of kRepMovsBytes and more
 /// in the slow window, on a machine where memcpy is slow there.
-inline void copy_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
+DMLREF_ALWAYS_INLINE void copy_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
 #if DMLREF_HAS_SSE2
-  if (DMLREF_UNLIKELY(length >= kRepMovsBytes && rep_movs_aliases(dst, src)) && slow_aliased_memcpy())
-    return copy_by_vectors(dst, src, length);
+  if (length >= kRepMovsBytes) return copy_long_run(dst, src, length);
 #endif
   std::memcpy(dst, src, length);
 }
@@ -321,20 +326,14 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
   const unsigned char* const indices = p.indices;
   unsigned char* const dense = p.dense;
   unsigned char* const indexed = p.indexed;
-  // copy_run's own test is for long runs: a short one calls memcpy here (copy_run is not always
-  // inlined, and inlining it everywhere slows other loops).
-  auto copy = [length](unsigned char* to, const unsigned char* from) {
-    if (length < kRepMovsBytes) std::memcpy(to, from, length);
-    else copy_run(to, from, length);
-  };
   for (std::int64_t k = begin; k < end; ++k) {
     I v;
     std::memcpy(&v, indices + k * index_bytes, sizeof(I));
     const std::int64_t a = normalize_index<I, false>(v, n);
     unsigned char* const dense_row = dense + k * dense_bytes;
     unsigned char* const indexed_row = indexed + k * indexed_bytes + a * row_stride * w;
-    if (F == Flow::gather) copy(dense_row, indexed_row);
-    else if (a >= range.lo && a < range.hi) copy(indexed_row, dense_row);
+    if (F == Flow::gather) copy_run(dense_row, indexed_row, length);
+    else if (a >= range.lo && a < range.hi) copy_run(indexed_row, dense_row, length);
   }
 }
 
