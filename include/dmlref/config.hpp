@@ -73,6 +73,14 @@
 #  define DMLREF_UNROLL_LOOP
 #endif
 
+// Little-endian targets, where the first of several elements assembled in an integer is its low
+// bytes (TakeRows::in_order).
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_M_X64) || defined(_M_ARM64)
+#  define DMLREF_LITTLE_ENDIAN 1
+#else
+#  define DMLREF_LITTLE_ENDIAN 0
+#endif
+
 // SSE2 (every x86-64 target): the streaming stores, and copy_run's vector loop.
 #if (defined(__SSE2__) && defined(__x86_64__)) || defined(_M_X64)
 #  include <emmintrin.h>

@@ -5,7 +5,8 @@
 // line counts that are and are not multiples of the group, groups cut short by the outer
 // dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
 // 8, and both Gather on the last axis and GatherElements, against a direct computation on the
-// transposed data. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
+// transposed data. Then packed lines' rows taken in order, several small elements to a store, for
+// every index type. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Then packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
 // in place instead of staging them, also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
@@ -188,6 +189,19 @@ TYPED_TEST(GroupedLines, DoubledLinesOnPackedInput) {
   const std::int64_t largest = 16384 / static_cast<std::int64_t>(sizeof(T));
   for (const std::int64_t n : {std::int64_t{3}, std::int64_t{100}, largest, largest + 1})
     for (const std::int64_t picks : {n, n + 7}) check_gather_elements_packed<T>(3, n, picks);
+}
+
+// A packed line's rows taken in order, 1- and 2-byte elements assembled up to 8 bytes to a store
+// (TakeRows::in_order): every index type (a cache line of index values is a block of 8 or 16
+// rows), row counts around whole blocks, lines staged (doubled for signed indices when the rows
+// outnumber the elements) and read in place.
+TYPED_TEST(GroupedLines, RowsTakenInOrderEveryIndexType) {
+  using T = TypeParam;
+  for (const std::int64_t n : {50, 600})
+    for (const std::int64_t picks : {1, 7, 8, 9, 16, 17, 33, 64, 65, 200}) {
+      for_each_index_type([&](auto i) { check_gather_elements_packed<T, decltype(i)>(3, n, picks); });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 
 // Enough work to split (more than 512 KiB): shares start and end inside lines and groups.

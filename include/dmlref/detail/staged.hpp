@@ -120,6 +120,24 @@ struct IndexAhead {
 };
 inline IndexAhead index_ahead(const Plan& p) noexcept { return {p.index_prefetch_bytes, p.index_l2_prefetch_bytes}; }
 
+/// Whether a row functor also moves a run of rows at once (Fn::in_order<Count>), which it does
+/// better than one row at a time.
+template <class Fn, class = void>
+struct MovesRowsInOrder : std::false_type {};
+template <class Fn>
+struct MovesRowsInOrder<Fn, std::void_t<decltype(&Fn::template in_order<1>)>> : std::true_type {};
+
+/// fn for the Count rows from dense offset d and index offset x on, both in steps of 1.
+template <std::int64_t Count, class Fn>
+DMLREF_ALWAYS_INLINE void rows_in_order(const Fn& fn, std::int64_t d, std::int64_t x) noexcept {
+  if constexpr (MovesRowsInOrder<Fn>::value) {
+    fn.template in_order<Count>(d, x);
+  } else {
+    DMLREF_UNROLL_LOOP
+    for (std::int64_t k = 0; k < Count; ++k) fn(d + k, x + k);
+  }
+}
+
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
 /// line gets loops of its own, which the compiler can keep in registers and unroll: a cache line of
 /// indices at a time, prefetching the indices as `index_ahead` says, the dense tensor as
@@ -146,8 +164,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
     auto block = [&](std::int64_t i) DMLREF_INLINE_LAMBDA {
       const std::int64_t d = dense + i, x = index + i;
       prefetch_streams(d, x);
-      DMLREF_UNROLL_LOOP
-      for (std::int64_t k = 0; k < per_block; ++k) fn(d + k, x + k);
+      rows_in_order<per_block>(fn, d, x);
     };
     const std::int64_t blocks = count / per_block;
     // The lines of `ahead`, `spread` to a block over the first blocks, the rest after them.
@@ -175,8 +192,7 @@ inline void for_each_in_line(const unsigned char* indices, std::int64_t count, s
             DMLREF_PREFETCH(read + l * 64);
             DMLREF_PREFETCH_L2(far + l * 64);
           }
-          DMLREF_UNROLL_LOOP
-          for (std::int64_t k = part * per_part; k < (part + 1) * per_part; ++k) fn(d + k, x + k);
+          rows_in_order<per_part>(fn, d + part * per_part, x + part * per_part);
         }
       }
     } else if (write == nullptr) {
@@ -268,6 +284,52 @@ struct LineRows {
 /// for outputs too large for the caches, whose lines a plain store would read first.
 enum class Store : bool { plain, streamed };
 
+/// The row functor of take_from_line: row (d, x) copies the element at position(index value x) of
+/// the staged line to dense offset d. Held by value: a store of a byte may alias anything the loop
+/// would reach through a reference.
+template <std::size_t W, class I, Store S, class Position>
+struct TakeRows {
+  static constexpr auto width = static_cast<std::int64_t>(W);
+  unsigned char* dense;
+  const unsigned char* staged;
+  const unsigned char* indices;
+  Position position;
+
+  const unsigned char* element(std::int64_t x) const noexcept {
+    return staged + position(load_index<I>(indices, x)) * width;
+  }
+  void operator()(std::int64_t d, std::int64_t x) const noexcept {
+    if constexpr (S == Store::streamed)
+      stream_element<W>(dense + d * width, element(x));
+    else
+      std::memcpy(dense + d * width, element(x), W);
+  }
+  /// Elements of 1 and 2 bytes assembled in a register, up to 8 bytes to a store: a store per
+  /// element would make stores the loop's bottleneck, as many as its loads.
+  template <std::int64_t Count>
+  DMLREF_ALWAYS_INLINE void in_order(std::int64_t d, std::int64_t x) const noexcept {
+    constexpr std::int64_t word_bytes = Count * width < 8 ? Count * width : 8;
+    constexpr std::int64_t per_word = word_bytes / width;
+    if constexpr (DMLREF_LITTLE_ENDIAN && S == Store::plain && W <= 2 && per_word > 1 && Count % per_word == 0) {
+      using Element = std::conditional_t<W == 1, std::uint8_t, std::uint16_t>;
+      DMLREF_UNROLL_LOOP
+      for (std::int64_t k = 0; k < Count; k += per_word) {
+        std::uint64_t word = 0;
+        DMLREF_UNROLL_LOOP
+        for (std::int64_t j = 0; j < per_word; ++j) {
+          Element e;
+          std::memcpy(&e, element(x + k + j), W);
+          word |= std::uint64_t{e} << (8 * width * j);
+        }
+        std::memcpy(dense + (d + k) * width, &word, static_cast<std::size_t>(word_bytes));
+      }
+    } else {
+      DMLREF_UNROLL_LOOP
+      for (std::int64_t k = 0; k < Count; ++k) (*this)(d + k, x + k);
+    }
+  }
+};
+
 /// A gather's rows take their elements from a line of n elements, staged or read in place
 /// (`doubled`: from the middle of a staged line copied twice, end to end, where a signed index in
 /// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
@@ -281,17 +343,9 @@ DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, 
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   auto take = [&](auto position, const LineRows& part, const LineAhead& part_ahead) {
-    // By value: a store of a byte may alias anything the loop would reach through a reference.
     for_each_in_line<I>(indices, part.count, part.dense, part.dense_stride, part.index, part.index_stride,
                         index_ahead(p), part_ahead, dense_ahead,
-                        [dense, staged, indices, position](std::int64_t d, std::int64_t x) {
-                          constexpr auto width = static_cast<std::int64_t>(W);
-                          const unsigned char* const from = staged + position(load_index<I>(indices, x)) * width;
-                          if constexpr (S == Store::streamed)
-                            stream_element<W>(dense + d * width, from);
-                          else
-                            std::memcpy(dense + d * width, from, W);
-                        });
+                        TakeRows<W, I, S, decltype(position)>{dense, staged, indices, position});
   };
   auto take_rows_of = [&](const LineRows& part, const LineAhead& part_ahead) {
     if constexpr (std::is_signed_v<I>)
