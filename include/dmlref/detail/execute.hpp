@@ -202,7 +202,7 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
   // Each block's copy prefetches the next block's index values (into L2), which its check (or a
   // staged gather's stretch checks) then reads from cache: the reads from memory overlap the copy.
   Plan pipelined = p;
-  pipelined.index_l2_prefetch_bytes = static_cast<std::uintptr_t>(block * index_bytes);
+  pipelined.index_ahead.l2 = static_cast<std::uintptr_t>(block * index_bytes);
   bool bad_line = false;
   const bool checks_lines = p.flow == Flow::gather && stageable(p);
   if (checks_lines) pipelined.bad_line = &bad_line;
@@ -220,6 +220,7 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     if (Status s = check(p, RowRange{begin, end}); !s) {
       const std::int64_t bad = first_bad_row(p, begin, end, check);
       if (bad > begin) {
+        pipelined.bad_line = nullptr;  // rows before the first bad one: checked, and none stops
         runner(Share{&pipelined, begin, bad, TargetRange{}, options.allow_scratch});
         written = true;
       }

@@ -55,6 +55,13 @@ inline constexpr std::uintptr_t kIndexPrefetchBytes = 4096;
 /// (docs/performance.md, "The index stream").
 inline constexpr std::uintptr_t kIndexL2PrefetchBytes = 32 * 1024;
 
+/// How far ahead of its rows a staged pass prefetches index values: `l1` bytes into L1 and, unless
+/// 0, `l2` bytes into L2.
+struct IndexAhead {
+  std::uintptr_t l1 = kIndexPrefetchBytes;
+  std::uintptr_t l2 = kIndexL2PrefetchBytes;
+};
+
 struct Plan {
   const char* op = "";
   Flow flow = Flow::gather;
@@ -78,12 +85,10 @@ struct Plan {
   TupleEntry tuple[max_dimension_count];
   IndicesLayout index_tensor;
   const char* indexed_name = "";
-  /// How far ahead of its rows a staged pass prefetches index values.
-  std::uintptr_t index_prefetch_bytes = kIndexPrefetchBytes;
-  /// How far ahead a staged pass also prefetches index values into L2 (0: not at all). One-pass
-  /// mode makes it a block, so that the next block's check (or stretch checks) finds its values in
+  /// How far ahead of its rows a staged pass prefetches index values. One-pass mode makes the L2
+  /// distance a block, so that the next block's check (or stretch checks) finds its values in
   /// cache, read while this block is copied. (Into L1, lines a block ahead would evict the block's own.)
-  std::uintptr_t index_l2_prefetch_bytes = kIndexL2PrefetchBytes;
+  IndexAhead index_ahead;
   /// One pass: a staged gather checks its index values a stretch at a time, just before it copies
   /// their rows, and before a stretch with a bad one sets *bad_line and stops (take_from_line).
   /// Null: the values are checked already.

@@ -112,14 +112,6 @@ struct DenseAhead {
   std::int64_t width = 0;
 };
 
-/// How far ahead of its rows a line prefetches IndicesTensor: `l1` bytes into L1 and, unless 0,
-/// `l2` bytes into L2 (Plan::index_l2_prefetch_bytes).
-struct IndexAhead {
-  std::uintptr_t l1 = kIndexPrefetchBytes;
-  std::uintptr_t l2 = kIndexL2PrefetchBytes;
-};
-inline IndexAhead index_ahead(const Plan& p) noexcept { return {p.index_prefetch_bytes, p.index_l2_prefetch_bytes}; }
-
 /// Whether a row functor also moves a run of rows at once (Fn::in_order<Count>), which it does
 /// better than one row at a time.
 template <class Fn, class = void>
@@ -335,16 +327,16 @@ struct TakeRows {
 /// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
 /// copy_staged_rows' paths. In one pass (Plan::bad_line) the rows check their index values first,
 /// kIndexPrefetchBytes of them at a time (those the L1 prefetch has brought in), and stop before
-/// a stretch with a bad one: false then, and *p.bad_line set.
+/// a stretch with a bad one, setting *p.bad_line (stopped(p)).
 template <std::size_t W, class I, Store S>
-DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                     const LineAhead& ahead, bool prefetch_dense) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   auto take = [&](auto position, const LineRows& part, const LineAhead& part_ahead) {
     for_each_in_line<I>(indices, part.count, part.dense, part.dense_stride, part.index, part.index_stride,
-                        index_ahead(p), part_ahead, dense_ahead,
+                        p.index_ahead, part_ahead, dense_ahead,
                         TakeRows<W, I, S, decltype(position)>{dense, staged, indices, position});
   };
   auto take_rows_of = [&](const LineRows& part, const LineAhead& part_ahead) {
@@ -370,7 +362,7 @@ DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, 
       part.count = std::min(stretch, rows.count - first);
       if (!in_range(first, part.count)) {
         *p.bad_line = true;
-        return false;
+        return;
       }
       part.dense += first * rows.dense_stride;
       part.index += first * rows.index_stride;
@@ -382,8 +374,10 @@ DMLREF_NOINLINE bool take_from_line(const Plan& p, const unsigned char* staged, 
     }
     take_rows_of(part, part_ahead);
   }
-  return true;
 }
+
+/// One pass: whether take_from_line stopped at a bad index value.
+inline bool stopped(const Plan& p) noexcept { return p.bad_line != nullptr && *p.bad_line; }
 
 /// Whether a staged gather streams its output (Store::streamed): elements of 4 or 8 bytes,
 /// written in order, into an output of stream_bytes() or more, whose lines they then fill without
@@ -396,7 +390,7 @@ inline bool streams_elements(const Plan& p) noexcept {
 
 /// take_from_line with the store `stream` asks for, where W has a streaming store.
 template <std::size_t W, class I>
-bool take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
+void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
                const LineAhead& ahead, bool prefetch_dense) noexcept {
   if constexpr (kStreamsElements<W>)
     if (stream) return take_from_line<W, I, Store::streamed>(p, staged, n, doubled, rows, ahead, prefetch_dense);
@@ -411,7 +405,7 @@ DMLREF_NOINLINE void put_into_line(const Plan& p, unsigned char* staged, std::in
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
   for_each_in_line<I>(indices, rows.count, rows.dense, rows.dense_stride, rows.index, rows.index_stride,
-                      index_ahead(p), ahead, dense_ahead,
+                      p.index_ahead, ahead, dense_ahead,
                       [staged, dense, indices, n](std::int64_t d, std::int64_t x) {
                         const std::int64_t a = normalize_index<I, false>(load_index<I>(indices, x), n);
                         constexpr auto width = static_cast<std::int64_t>(W);
@@ -512,8 +506,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
                                                   std::int64_t{kStageBytes} - line_room);
   if (shared) {
     with_positions.indices = stage + line_room;
-    with_positions.index_prefetch_bytes = 0;
-    with_positions.index_l2_prefetch_bytes = 0;
+    with_positions.index_ahead = IndexAhead{0, 0};
   }
   // Otherwise signed index values are read without normalisation from the middle of a line staged
   // twice, worth the second copy when the line has at least as many rows as elements.
@@ -531,12 +524,13 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
         c.lines.coord[c.lines.rank - 1] + group.group <= outer.size) {
       gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, group.group,
                       outer.stride[kIndexed]);
-      for (std::int64_t g = 0; g < group.group; ++g)
-        if (!take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
-                             LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
-                                      rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
-                             LineAhead{}, prefetch_dense))
-          return finish();
+      for (std::int64_t g = 0; g < group.group; ++g) {
+        take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
+                        LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
+                                 rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
+                        LineAhead{}, prefetch_dense);
+        if (stopped(p)) return finish();
+      }
       remaining -= group.group * inner.size;
       for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
       continue;
@@ -556,8 +550,9 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
       if (shared)
         take_rows<W, std::uint16_t>(stream, with_positions, from, line.size, false,
                                     LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
-      else if (!take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense))
-        return finish();
+      else
+        take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense);
+      if (stopped(p)) return finish();
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
       gather_line(stage, from, line.size, fused ? line.source_stride : line.indexed_stride, W);
