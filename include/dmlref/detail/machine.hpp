@@ -131,9 +131,11 @@ bool slow_aliased_memcpy_from(const char* text, Measure measure) noexcept {
   return measure();
 }
 
-/// Times `memcpy` of a 16 KiB run, in cache, 16 and 64 bytes past its source modulo 4 KiB (the
+/// Times `memcpy` of a 16 KiB run, in cache, 8 and 64 bytes past its source modulo 4 KiB (the
 /// best of 5 trials of 2 copies each): slow when the first takes over 4 times as long. AMD Zen 3's
-/// `rep movsb` takes 10 to 25 times as long there; CPUs without the window, about as long. glibc
+/// `rep movsb` takes 10 to 25 times as long there, Zen 4's about 24 times (and about twice as long
+/// from 16 to 31 bytes past, which a test there would miss); CPUs without the window, about as
+/// long (docs/performance.md, "Runs that memcpy copies slowly"). glibc
 /// copies 16 KiB with `rep movsb` wherever it uses it at all. The buffer is static, neither heap
 /// (a call with Options::allow_scratch off allocates nothing) nor stack (kernels that get here
 /// hold a stage buffer there already): not reentrant, it runs once, as slow_aliased_memcpy()'s
@@ -164,7 +166,7 @@ DMLREF_COLD inline bool memcpy_is_slow_when_aliased() noexcept {
     return best;
   };
   best_time(64);  // the lines into the caches
-  const auto aligned = best_time(64), aliased = best_time(16);
+  const auto aligned = best_time(64), aliased = best_time(8);
   return aliased / 4 > aligned;
 }
 
