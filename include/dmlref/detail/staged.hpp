@@ -119,15 +119,21 @@ struct MovesRowsInOrder : std::false_type {};
 template <class Fn>
 struct MovesRowsInOrder<Fn, std::void_t<decltype(&Fn::template in_order<1>)>> : std::true_type {};
 
-/// fn for the Count rows from dense offset d and index offset x on, both in steps of 1.
+/// fn for the Count rows from dense offset d and index offset x on, both in steps of 1, one at a
+/// time.
+template <std::int64_t Count, class Fn>
+DMLREF_ALWAYS_INLINE void each_row(const Fn& fn, std::int64_t d, std::int64_t x) noexcept {
+  DMLREF_UNROLL_LOOP
+  for (std::int64_t k = 0; k < Count; ++k) fn(d + k, x + k);
+}
+
+/// The same rows, moved at once where the functor can (MovesRowsInOrder).
 template <std::int64_t Count, class Fn>
 DMLREF_ALWAYS_INLINE void rows_in_order(const Fn& fn, std::int64_t d, std::int64_t x) noexcept {
-  if constexpr (MovesRowsInOrder<Fn>::value) {
+  if constexpr (MovesRowsInOrder<Fn>::value)
     fn.template in_order<Count>(d, x);
-  } else {
-    DMLREF_UNROLL_LOOP
-    for (std::int64_t k = 0; k < Count; ++k) fn(d + k, x + k);
-  }
+  else
+    each_row<Count>(fn, d, x);
 }
 
 /// Runs fn(dense_offset, index_offset) for the `count` rows of a line. The common unit-stride
@@ -316,8 +322,7 @@ struct TakeRows {
         std::memcpy(dense + (d + k) * width, &word, static_cast<std::size_t>(word_bytes));
       }
     } else {
-      DMLREF_UNROLL_LOOP
-      for (std::int64_t k = 0; k < Count; ++k) (*this)(d + k, x + k);
+      each_row<Count>(*this, d, x);
     }
   }
 };
