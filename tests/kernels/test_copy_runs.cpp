@@ -6,9 +6,9 @@
 // that window, with lengths around 2 KiB and around a 64-byte block, through copy_run and through
 // the 64-byte loop itself, and check every byte and the guards on both sides; then the operators
 // whose rows, staged lines and input copies go through it, with the output placed in the window.
-// Then copy_runs itself: rows in batches of 16 (RunBatch) and calls of at most 16 rows
-// (copy_few_runs), on both sides of a batch, from any starting row, and for a scatter split by
-// target, within a range of targets.
+// Then copy_runs itself: rows through a ring of the last 16 (RunRing), each copied as the 16th
+// after it is recorded, and calls of at most 16 rows (copy_few_runs), on both sides of the ring's
+// size, from any starting row, and for a scatter split by target, within a range of targets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -245,8 +245,8 @@ TEST(CopyRuns, MoreOperatorsWithOutputInTheSlowWindow) {
   EXPECT_TRUE(lines.guards_intact());
 }
 
-// Rows of runs go through copy_runs in batches of 16 (RunBatch), or, for at most 16 rows on one
-// loop with one index value each, through copy_few_runs. Row counts on both sides of a batch,
+// Rows of runs go through copy_runs' ring of 16 (RunRing), or, for at most 16 rows on one loop
+// with one index value each, through copy_few_runs. Row counts on both sides of the ring's size,
 // signed and unsigned index types with values counted from the end, pairs (GatherND's own walk
 // of 2-D coordinates), scatters with colliding rows (the last one wins), and calls split into
 // shares that start mid-call.

@@ -266,16 +266,18 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
   flush();
 }
 
-/// The row functor of copy_runs: it records up to kRowBatch rows' addresses, then copies them in a
-/// loop of its own. Rows whose reads miss the caches overlap only as far as the core's reorder
-/// window reaches, and walk steps between the copies would fill it; a gather also prefetches each
-/// row's first line as it records it, which the hardware follows through the rest of a short run
-/// (docs/performance.md, "Short rows"). A scatter does not prefetch its rows: the long rows of a
-/// large output are streamed (streams_rows), which reads no line it writes. The walk holds the
-/// functor by value, so that its stores cannot alias the walk's state.
+/// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses. A gather prefetches
+/// each row's first line as it records it, which the hardware follows through the rest of a short
+/// run, and copies the row recorded kRowBatch rows before: every copy finds its lines on their way,
+/// and the prefetches stay as evenly spread as the copies. Short random rows from memory otherwise
+/// wait on DRAM in turn, as far apart as the core's reorder window reaches (docs/performance.md,
+/// "Short rows"). A scatter does not prefetch its rows: the long rows of a large output are
+/// streamed (streams_rows), which reads no line it writes; its copies keep row-major order. The
+/// walk holds the functor by value, so that its stores cannot alias the walk's state.
 template <Flow F>
-struct RunBatch {
+struct RunRing {
   static constexpr bool gather = F == Flow::gather;
+  static_assert((kRowBatch & (kRowBatch - 1)) == 0, "the ring's slot is count modulo kRowBatch");
   unsigned char* dense;
   unsigned char* indexed;
   std::int64_t w;
@@ -284,27 +286,30 @@ struct RunBatch {
   bool stream;
   unsigned char** to;           ///< kRowBatch slots, in the caller's frame: the functor is copied
   const unsigned char** from;   ///< into the walk and back, so it stays small
-  int count = 0;
+  std::int64_t count = 0;       ///< rows recorded
 
   void operator()(std::int64_t d, std::int64_t y, std::int64_t a) noexcept {
+    const auto slot = static_cast<int>(count & (kRowBatch - 1));
+    if (!gather && (a < range.lo || a >= range.hi)) return;
+    if (count >= kRowBatch) copy(slot);
     if (gather) {
-      to[count] = dense + d * w;
-      from[count] = indexed + y * w;
-      prefetch_line<false>(from[count]);
+      to[slot] = dense + d * w;
+      from[slot] = indexed + y * w;
+      prefetch_line<false>(from[slot]);
     } else {
-      if (a < range.lo || a >= range.hi) return;
-      to[count] = indexed + y * w;
-      from[count] = dense + d * w;
+      to[slot] = indexed + y * w;
+      from[slot] = dense + d * w;
     }
-    if (++count == kRowBatch) copy();
+    ++count;
   }
-  void copy() noexcept {
-    if (!gather && stream) {
-      for (int k = 0; k < count; ++k) stream_run(to[k], from[k], length);
-    } else {
-      for (int k = 0; k < count; ++k) copy_run(to[k], from[k], length);
-    }
-    count = 0;
+  void copy(int slot) const noexcept {
+    if (!gather && stream) stream_run(to[slot], from[slot], length);
+    else copy_run(to[slot], from[slot], length);
+  }
+  /// The rows still in the ring, oldest first.
+  void finish() const noexcept {
+    for (std::int64_t k = count < kRowBatch ? 0 : count - kRowBatch; k < count; ++k)
+      copy(static_cast<int>(k & (kRowBatch - 1)));
   }
 };
 
@@ -347,8 +352,8 @@ void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
     return copy_few_runs<F, I>(p, begin, end, range, length);
   unsigned char* to[kRowBatch];
   const unsigned char* from[kRowBatch];
-  const RunBatch<F> batch{p.dense, p.indexed, static_cast<std::int64_t>(p.element_size), length, range, stream, to, from};
-  for_each_row<I, false>(p, begin, end, batch).copy();
+  const RunRing<F> ring{p.dense, p.indexed, static_cast<std::int64_t>(p.element_size), length, range, stream, to, from};
+  for_each_row<I, false>(p, begin, end, ring).finish();
 }
 
 }  // namespace dmlref::detail
