@@ -266,18 +266,23 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
   flush();
 }
 
-/// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses. A gather prefetches
-/// each row's first line as it records it, which the hardware follows through the rest of a short
-/// run, and copies the row recorded kRowBatch rows before: every copy finds its lines on their way,
-/// and the prefetches stay as evenly spread as the copies. Short random rows from memory otherwise
-/// wait on DRAM in turn, as far apart as the core's reorder window reaches (docs/performance.md,
-/// "Short rows"). A scatter does not prefetch its rows: the long rows of a large output are
-/// streamed (streams_rows), which reads no line it writes; its copies keep row-major order. The
-/// walk holds the functor by value, so that its stores cannot alias the walk's state.
+/// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses, copied in the order
+/// recorded (docs/performance.md, "Short rows"). A gather prefetches each row's first line as it
+/// records it, which the hardware follows through the rest of a short run, and copies the ring's
+/// kRowGroup oldest rows at every kRowGroup-th: each copy finds its lines on their way (prefetched
+/// 12 to 15 rows before), the prefetches stay spread among the copies (a burst of them stalls),
+/// and the copies, a few in a loop, keep the walk's state out of memcpy's way. Short random rows
+/// from memory otherwise wait on DRAM in turn, as far apart as the core's reorder window reaches.
+/// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
+/// reads no line it writes; it copies its oldest row as each new one comes, which streams faster
+/// than groups. The walk holds the functor by value, so that its stores cannot alias the walk's
+/// state.
 template <Flow F>
 struct RunRing {
   static constexpr bool gather = F == Flow::gather;
-  static_assert((kRowBatch & (kRowBatch - 1)) == 0, "the ring's slot is count modulo kRowBatch");
+  static constexpr std::int64_t kRowGroup = 4;
+  static_assert((kRowBatch & (kRowBatch - 1)) == 0 && kRowBatch % kRowGroup == 0,
+                "a row's slot is its number modulo kRowBatch, and a gather's groups fill the ring");
   unsigned char* dense;
   unsigned char* indexed;
   std::int64_t w;
@@ -289,27 +294,34 @@ struct RunRing {
   std::int64_t count = 0;       ///< rows recorded
 
   void operator()(std::int64_t d, std::int64_t y, std::int64_t a) noexcept {
-    const auto slot = static_cast<int>(count & (kRowBatch - 1));
-    if (!gather && (a < range.lo || a >= range.hi)) return;
-    if (count >= kRowBatch) copy(slot);
-    if (gather) {
+    const int slot = slot_of(count);
+    if constexpr (gather) {
       to[slot] = dense + d * w;
       from[slot] = indexed + y * w;
       prefetch_line<false>(from[slot]);
+      if (++count % kRowGroup == 0 && count >= kRowBatch)
+        for (std::int64_t k = count - kRowBatch; k < count - kRowBatch + kRowGroup; ++k) copy(slot_of(k));
     } else {
+      if (a < range.lo || a >= range.hi) return;
+      if (count >= kRowBatch) copy(slot);
       to[slot] = indexed + y * w;
       from[slot] = dense + d * w;
+      ++count;
     }
-    ++count;
-  }
-  void copy(int slot) const noexcept {
-    if (!gather && stream) stream_run(to[slot], from[slot], length);
-    else copy_run(to[slot], from[slot], length);
   }
   /// The rows still in the ring, oldest first.
   void finish() const noexcept {
-    for (std::int64_t k = count < kRowBatch ? 0 : count - kRowBatch; k < count; ++k)
-      copy(static_cast<int>(k & (kRowBatch - 1)));
+    const std::int64_t copied = count < kRowBatch ? 0
+                                : gather          ? count / kRowGroup * kRowGroup - (kRowBatch - kRowGroup)
+                                                  : count - kRowBatch;
+    for (std::int64_t k = copied; k < count; ++k) copy(slot_of(k));
+  }
+
+ private:
+  static int slot_of(std::int64_t row) noexcept { return static_cast<int>(row & (kRowBatch - 1)); }
+  void copy(int slot) const noexcept {
+    if (!gather && stream) stream_run(to[slot], from[slot], length);
+    else copy_run(to[slot], from[slot], length);
   }
 };
 
