@@ -6,9 +6,10 @@
 // that window, with lengths around 2 KiB and around a 64-byte block, through copy_run and through
 // the 64-byte loop itself, and check every byte and the guards on both sides; then the operators
 // whose rows, staged lines and input copies go through it, with the output placed in the window.
-// Then copy_runs itself: rows through a ring of the last 16 (RunRing), each copied as the 16th
-// after it is recorded, and calls of at most 16 rows (copy_few_runs), on both sides of the ring's
-// size, from any starting row, and for a scatter split by target, within a range of targets.
+// Then copy_runs itself: rows through a ring of the last 16 (RunRing: a gather's copied 4 at a
+// time, a scatter's one at a time), and calls of at most 16 rows (copy_few_runs), on both sides of
+// the ring's size and of its groups, from any starting row, and for a scatter split by target,
+// within a range of targets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
