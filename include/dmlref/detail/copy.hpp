@@ -309,7 +309,9 @@ struct RunRing {
       ++count;
     }
   }
-  /// The rows still in the ring, oldest first.
+  /// The rows still in the ring, oldest first. Derived from `count` alone: a gather has copied
+  /// every group but the ring's last kRowBatch / kRowGroup - 1 whole ones and its partial one, a
+  /// scatter every row but the last kRowBatch.
   void finish() const noexcept {
     const std::int64_t copied = count < kRowBatch ? 0
                                 : gather          ? count / kRowGroup * kRowGroup - (kRowBatch - kRowGroup)
