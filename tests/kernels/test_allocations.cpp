@@ -1,7 +1,9 @@
 // The allocation guarantee (README, docs/dispatch.md): with Options::allow_scratch = false a
 // successful call allocates no heap memory; by default only the two far-strided layouts take
 // scratch (Gather of rows from a transposed input, GatherElements along a transposed input's
-// lines), and their results do not depend on it, nor on whether the allocation succeeds. This file
+// lines), and all-or-nothing gathers whose index values outweigh their output 4 times (one pass
+// into a copy of OutputTensor); their results do not depend on it, nor on whether the allocation
+// succeeds, and a failed call writes nothing either way. This file
 // replaces the global operator new of the test program to count allocations (and to fail the
 // nothrow ones on demand); the counter is read around single calls on one thread.
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
@@ -75,12 +78,12 @@ struct FailingScratch {
 
 /// run(out, allow_scratch) makes one call into `out` and returns its allocations: scratch is taken
 /// when allowed, never otherwise, and neither it nor a failed allocation changes the result.
-template <class Run>
-void expect_scratch_optional(Run&& run, std::vector<float>& with, std::vector<float>& without) {
+template <class Run, class T>
+void expect_scratch_optional(Run&& run, std::vector<T>& with, std::vector<T>& without) {
   EXPECT_GE(run(with, true), 1);
   EXPECT_EQ(run(without, false), 0);
   EXPECT_EQ(with, without);
-  std::vector<float> failed(with.size());
+  std::vector<T> failed(with.size());
   {
     const FailingScratch failing;
     EXPECT_GE(run(failed, true), 1);  // tried, failed, fell back: still a success
@@ -141,6 +144,63 @@ TEST(Allocations, TransposedElementGatherTakesScratchOnlyWhenAllowed) {
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t a = indices[static_cast<std::size_t>(r * picks + 3)];
     ASSERT_EQ(with[static_cast<std::size_t>(r * picks + 3)], input[static_cast<std::size_t>(r + a * rows)]);
+  }
+}
+
+// GatherElements of 1-byte elements by 8-byte index values, all or nothing: one pass into a copy of
+// OutputTensor, copied out once every value has passed. Large enough for several blocks of index
+// values (DMLREF_CACHE_SIZES may shrink them), each checked just before it is copied.
+TEST(Allocations, AllOrNothingGatherOfWideIndicesTakesScratchOnlyWhenAllowed) {
+  const std::int64_t rows = 256, n = 1000, picks = 700;
+  std::vector<std::int8_t> input(static_cast<std::size_t>(rows * n));
+  for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::int8_t>(i * 37 + i / 1000);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
+  for (std::size_t e = 0; e < indices.size(); ++e) indices[e] = static_cast<std::int64_t>((e * 7919 + 3) % n) - (e % 5 == 0 ? n : 0);
+  const auto gather = [&](std::vector<std::int8_t>& out, const dmlref::Options& options) {
+    return dmlref::try_gather_elements(TensorView<const std::int8_t>(input.data(), {rows, n}),
+                                       TensorView<const std::int64_t>(indices.data(), {rows, picks}),
+                                       TensorView<std::int8_t>(out.data(), {rows, picks}), {1}, options);
+  };
+  auto run = [&](std::vector<std::int8_t>& out, bool scratch) {
+    dmlref::Options options;
+    options.allow_scratch = scratch;
+    return allocations_in([&] {
+      const dmlref::Status s = gather(out, options);
+      EXPECT_TRUE(s) << s.message();
+    });
+  };
+  std::vector<std::int8_t> with(indices.size()), without(indices.size());
+  expect_scratch_optional(run, with, without);
+  for (std::size_t e = 0; e < indices.size(); e += 13) {
+    const std::int64_t row = static_cast<std::int64_t>(e) / picks, a = (indices[e] + n) % n;
+    ASSERT_EQ(with[e], input[static_cast<std::size_t>(row * n + a)]) << "element " << e;
+  }
+  dmlref::Options one_pass;
+  one_pass.all_or_nothing = false;
+  std::vector<std::int8_t> direct(indices.size());
+  EXPECT_EQ(allocations_in([&] { EXPECT_TRUE(gather(direct, one_pass)); }), 0);  // writes OutputTensor itself
+  EXPECT_EQ(direct, with);
+
+  // A value out of range in the last rows: the error names it, and OutputTensor is untouched,
+  // with the scratch, without it, and when its allocation fails.
+  const std::size_t bad = indices.size() - 5;
+  indices[bad] = n;
+  for (const bool scratch : {true, false}) {
+    for (const bool failing : {false, true}) {
+      std::vector<std::int8_t> out(indices.size(), std::int8_t{-7});
+      dmlref::Options options;
+      options.allow_scratch = scratch;
+      std::optional<FailingScratch> failing_scratch;
+      if (failing) failing_scratch.emplace();
+      const dmlref::Status s = gather(out, options);
+      failing_scratch.reset();
+      ASSERT_EQ(s.code(), dmlref::ErrorCode::index_out_of_range) << s.message();
+      if (!failing) {  // (with every allocation failing, the Error record is not had either)
+        EXPECT_EQ(s.error().position, dmlref::Shape({rows - 1, picks - 5})) << s.message();
+        EXPECT_FALSE(s.error().output_partly_written);
+      }
+      EXPECT_EQ(out, std::vector<std::int8_t>(indices.size(), std::int8_t{-7})) << "scratch " << scratch << ", failing " << failing;
+    }
   }
 }
 

@@ -156,17 +156,40 @@ inline std::int64_t one_pass_index_bytes() noexcept {
   return quarter < 64 * 1024 ? 64 * 1024 : quarter > 512 * 1024 ? 512 * 1024 : quarter;
 }
 
-/// Whether a call may check and copy in one pass (Options::all_or_nothing off): only when each
-/// row reads index values of its own (a Gather's outer input dimensions would check the same
-/// values once per outer row), the call runs as one share, and no collision check needs every
-/// index first.
-inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
-  if (options.all_or_nothing || options.index_policy != IndexPolicy::error) return false;
-  if (p.flow == Flow::scatter && options.check_collisions) return false;
+/// Whether the plan can check and copy a block of rows at a time: only when each row reads index
+/// values of its own (a Gather's outer input dimensions would check the same values once per
+/// outer row) and the call runs as one share.
+inline bool checks_in_blocks(const Plan& p, const Options& options) noexcept {
+  if (options.index_policy != IndexPolicy::error) return false;
   for (int d = 0; d < p.loop_rank; ++d)
     if (p.loop[d].stride[kIndex] == 0) return false;
   Executor* executor = nullptr;
   return plan_shares(work_bytes(p), options, executor) <= 1;
+}
+
+/// Whether a call may check and copy in one pass (Options::all_or_nothing off): when it checks in
+/// blocks and no collision check needs every index first.
+inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
+  if (options.all_or_nothing) return false;
+  if (p.flow == Flow::scatter && options.check_collisions) return false;
+  return checks_in_blocks(p, options);
+}
+
+/// The largest OutputTensor an all-or-nothing gather copies through scratch: glibc's operator new
+/// maps 32 MiB or more afresh on every call (its largest mmap threshold), and those pages' first
+/// writes fault, at a cost above what the second read of the index values would have been.
+inline constexpr std::int64_t kMaxGatherScratchBytes = std::int64_t{31} << 20;
+
+/// Whether an all-or-nothing gather runs in one pass into scratch, copied to OutputTensor once every
+/// index value has passed (a failed call still writes nothing): when it checks in blocks and its
+/// index values outweigh its output at least 4 times, so that reading them once more would cost
+/// more than writing and copying the output once more (docs/performance.md, "The second read of
+/// the indices").
+inline bool gathers_through_scratch(const Plan& p, const Options& options, std::int64_t output_bytes) noexcept {
+  if (!options.all_or_nothing || !options.allow_scratch || p.flow != Flow::gather) return false;
+  if (output_bytes > kMaxGatherScratchBytes) return false;
+  const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;
+  return p.row_count() * index_bytes >= 4 * output_bytes && checks_in_blocks(p, options);
 }
 
 /// The first row of [begin, end) whose index values are not all in range, given that some row's
