@@ -41,8 +41,8 @@ struct Options {
   /// several times faster with it (docs/performance.md): Gather of rows from a transposed input (16 bytes per output row, to
   /// visit the rows in input order) and GatherElements/Gather along a transposed input's lines
   /// (up to 1 MiB, to stage a cache line's worth of lines at once); and an all-or-nothing gather
-  /// whose index values outweigh its output 4 times (a packed copy of OutputTensor, under 32 MiB,
-  /// gathered into while the values are checked, so that they are read once). A failed allocation
+  /// whose index values outweigh its output 4 times (a copy of the bytes OutputTensor spans, under
+  /// 32 MiB, gathered into while the values are checked, so that they are read once). A failed allocation
   /// takes the slower path, never an error. false: a successful call allocates no heap memory.
   bool allow_scratch = true;
   /// true (the default): a call that fails writes nothing, so every index value is checked

@@ -9,6 +9,7 @@
 #include "../options.hpp"
 #include "copy.hpp"
 #include "plan.hpp"
+#include "scratch.hpp"
 #include "staged.hpp"
 #include "strided.hpp"
 #include "tiled.hpp"
@@ -180,16 +181,21 @@ inline bool runs_in_one_pass(const Plan& p, const Options& options) noexcept {
 /// writes fault, at a cost above what the second read of the index values would have been.
 inline constexpr std::int64_t kMaxGatherScratchBytes = std::int64_t{31} << 20;
 
-/// Whether an all-or-nothing gather runs in one pass into scratch, copied to OutputTensor once every
-/// index value has passed (a failed call still writes nothing): when it checks in blocks and its
-/// index values outweigh its output at least 4 times, so that reading them once more would cost
-/// more than writing and copying the output once more (docs/performance.md, "The second read of
-/// the indices").
-inline bool gathers_through_scratch(const Plan& p, const Options& options, std::int64_t output_bytes) noexcept {
-  if (!options.all_or_nothing || !options.allow_scratch || p.flow != Flow::gather) return false;
-  if (output_bytes > kMaxGatherScratchBytes) return false;
-  const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;
-  return p.row_count() * index_bytes >= 4 * output_bytes && checks_in_blocks(p, options);
+/// The test that turns most calls away from gather_through_scratch, before its call: fewer index
+/// values than half the bytes the output spans, which not even 8-byte values outweigh 4 times.
+inline bool may_gather_through_scratch(const Plan& p, std::int64_t output_extent) noexcept {
+  return p.index_tensor.elements >= output_extent / 2;
+}
+
+/// Whether an all-or-nothing gather runs in one pass into scratch (gather_through_scratch): when
+/// it checks in blocks and its index values outweigh the bytes its output spans (`output_extent`)
+/// at least 4 times, so that reading them once more would cost more than writing and copying the
+/// output once more (docs/performance.md, "The second read of the indices").
+inline bool gathers_through_scratch(const Plan& p, const Options& options, std::int64_t output_extent) noexcept {
+  if (p.flow != Flow::gather || !may_gather_through_scratch(p, output_extent)) return false;
+  if (!options.all_or_nothing || !options.allow_scratch || output_extent > kMaxGatherScratchBytes) return false;
+  const auto width = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type));
+  return p.index_tensor.elements >= (4 * output_extent + width - 1) / width && checks_in_blocks(p, options);
 }
 
 /// The first row of [begin, end) whose index values are not all in range, given that some row's
@@ -281,6 +287,29 @@ inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Option
     copy_block(dst.data + first * dims[0].stride[kTo] * w, src.data + first * dims[0].stride[kFrom] * w, part, rank,
                width);
   });
+}
+
+/// An all-or-nothing gather in one pass, into heap scratch laid out as OutputTensor (its
+/// `output_extent` bytes, the plan's offsets unchanged), copied to OutputTensor only once every
+/// index value has passed: a failed call writes nothing. False, having done nothing, when the call
+/// does not qualify (gathers_through_scratch) or the scratch cannot be had: it then runs in two
+/// passes.
+DMLREF_COLD inline bool gather_through_scratch(const Plan& p, const RawTensor& output, std::int64_t output_extent,
+                                               const Options& options, Runner runner,
+                                               Status (*check)(const Plan&, RowRange) noexcept,
+                                               Status& status) noexcept {
+  if (!gathers_through_scratch(p, options, output_extent)) return false;
+  Scratch<unsigned char> scratch(static_cast<std::size_t>(output_extent), false);
+  if (!scratch) return false;
+  Plan into_scratch = p;
+  into_scratch.dense = scratch.get();  // a gather's output is its dense tensor
+  bool written = false;
+  status = execute_in_one_pass(into_scratch, options, runner, check, written);
+  if (!status) return true;
+  RawTensor results = output;
+  results.data = scratch.get();
+  copy_tensor(output, results, options);
+  return true;
 }
 
 }  // namespace dmlref::detail

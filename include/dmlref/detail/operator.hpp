@@ -17,7 +17,6 @@
 #include "execute.hpp"
 #include "kernels.hpp"
 #include "plan.hpp"
-#include "scratch.hpp"
 #include "staged.hpp"
 #include "tensor.hpp"
 #include "typed.hpp"
@@ -251,26 +250,6 @@ Status check_call(Operands& t, const typename Op::Params& params, const Options&
   return check_plan<Op>(t, params, options, kernels, make_plan<Op>(t, params, options, kernels));
 }
 
-/// An all-or-nothing gather in one pass (gathers_through_scratch): into a packed OutputTensor on
-/// the heap, copied to OutputTensor only once every index value has passed. False when the scratch
-/// cannot be had (the call then runs in two passes).
-template <class Op, class Kernels>
-DMLREF_COLD bool gather_through_scratch(const Operands& t, const typename Op::Params& params, const Options& options,
-                                        const Kernels& kernels, std::int64_t output_bytes, Status& status) noexcept {
-  Scratch<unsigned char> scratch(static_cast<std::size_t>(output_bytes), false);
-  if (!scratch) return false;
-  RawTensor packed = t.output();
-  packed.data = scratch.get();
-  packed.strides = packed_strides(packed.sizes);
-  Operands into_scratch = t;
-  into_scratch.tensor[t.count - 1] = &packed;
-  bool written = false;
-  status = execute_in_one_pass(make_plan<Op>(into_scratch, params, options, kernels), options, kernels.run,
-                               kernels.check_indices, written);
-  if (status) copy_tensor(t.output(), packed, options);
-  return true;
-}
-
 /// A call of operator Op on these tensors (in field order) with these kernels: every check, then
 /// for a scatter the copy of InputTensor (unless in place, or fused into the staged kernel), then
 /// the plan.
@@ -280,12 +259,12 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   const Plan plan = make_plan<Op>(t, params, options, kernels);
   if constexpr (Op::flow == Flow::gather) {
-    const std::int64_t output_bytes =
-        t.layout[t.count - 1].elements * static_cast<std::int64_t>(element_size(t.output().type));
-    Status s;
-    if (gathers_through_scratch(plan, options, output_bytes) &&
-        gather_through_scratch<Op>(t, params, options, kernels, output_bytes, s))
-      return s;
+    const std::int64_t output_extent = t.layout[t.count - 1].extent;
+    if (may_gather_through_scratch(plan, output_extent)) {
+      Status s;
+      if (gather_through_scratch(plan, t.output(), output_extent, options, kernels.run, kernels.check_indices, s))
+        return s;
+    }
   }
   const bool one_pass = runs_in_one_pass(plan, options);
   if (!one_pass)
