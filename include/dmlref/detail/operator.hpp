@@ -252,7 +252,8 @@ Status check_call(Operands& t, const typename Op::Params& params, const Options&
 
 /// A call of operator Op on these tensors (in field order) with these kernels: every check, then
 /// for a scatter the copy of InputTensor (unless in place, or fused into the staged kernel), then
-/// the plan.
+/// the plan. A gather whose index values outweigh its output may instead check and copy in one
+/// pass into scratch, copied to OutputTensor once all have passed (gather_through_scratch).
 template <class Op, class Kernels>
 Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
                     const Kernels& kernels) noexcept {
