@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
+#include "support/rules.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -201,6 +202,84 @@ TEST(Allocations, AllOrNothingGatherOfWideIndicesTakesScratchOnlyWhenAllowed) {
       }
       EXPECT_EQ(out, std::vector<std::int8_t>(indices.size(), std::int8_t{-7})) << "scratch " << scratch << ", failing " << failing;
     }
+  }
+}
+
+// Which all-or-nothing gathers take the scratch: those whose index values' bytes are at least 4
+// times the bytes OutputTensor spans, at that boundary and just below it, for every index type and
+// every gather operator (a tuple of K values per output element counts K times). Each call equals
+// the oracle (padding of a strided output included); a bad last value writes nothing.
+TEST(Allocations, GathersTakeScratchExactlyWhenIndexBytesOutweighOutputFourTimes) {
+  using rules::Op;
+  using dmlref::DataType;
+  struct Case {
+    Op op;
+    std::uint32_t attr[3];
+    DataType data, index;
+    rules::Sizes input, indices, output;
+    std::vector<std::int64_t> bounds;  // the ranges a tuple's values cycle through (signed: some negative)
+    bool through_scratch;
+    std::optional<rules::Sizes> output_strides = std::nullopt;
+  };
+  const std::vector<Case> cases = {
+      // GatherElements: 1 value per element.
+      {Op::gather_elements, {1}, DataType::UINT8, DataType::INT32, {64, 300}, {64, 400}, {64, 400}, {300}, true},
+      {Op::gather_elements, {1}, DataType::INT8, DataType::UINT32, {64, 300}, {64, 400}, {64, 400}, {300}, true},
+      {Op::gather_elements, {1}, DataType::INT8, DataType::UINT64, {64, 300}, {64, 400}, {64, 400}, {300}, true},
+      {Op::gather_elements, {1}, DataType::UINT16, DataType::INT32, {64, 300}, {64, 400}, {64, 400}, {300}, false},
+      {Op::gather_elements, {1}, DataType::FLOAT16, DataType::INT64, {64, 300}, {64, 400}, {64, 400}, {300}, true},
+      {Op::gather_elements, {1}, DataType::UINT16, DataType::UINT64, {64, 300}, {64, 400}, {64, 400}, {300}, true},
+      {Op::gather_elements, {1}, DataType::FLOAT32, DataType::INT64, {64, 300}, {64, 400}, {64, 400}, {300}, false},
+      // A padded output spans more bytes than its elements: 400 int32 values per 404 bytes of row.
+      {Op::gather_elements, {1}, DataType::UINT8, DataType::INT32, {64, 300}, {64, 400}, {64, 400}, {300}, false,
+       rules::Sizes{404, 1}},
+      {Op::gather_elements, {1}, DataType::UINT8, DataType::INT64, {64, 300}, {64, 400}, {64, 400}, {300}, true,
+       rules::Sizes{404, 1}},
+      // Gather along the last axis: its index values are read once only without outer rows.
+      {Op::gather, {1, 1}, DataType::UINT8, DataType::UINT32, {1, 300}, {1, 20000}, {1, 20000}, {300}, true},
+      {Op::gather, {1, 1}, DataType::UINT8, DataType::INT64, {8, 300}, {1, 20000}, {8, 20000}, {300}, false},
+      // GatherND: a tuple of 2 INT32 values per 2-byte element (4x), or per row of 200 elements.
+      {Op::gather_nd, {2, 2}, DataType::FLOAT16, DataType::INT32, {300, 200}, {20000, 2}, {1, 20000}, {300, 200},
+       true},
+      {Op::gather_nd, {2, 2}, DataType::FLOAT16, DataType::INT32, {300, 200}, {20000, 1}, {20000, 200}, {300},
+       false},
+      // GatherND1, one batch dimension: tuples of 2 UINT32 values per 2-byte (4x) or 4-byte element.
+      {Op::gather_nd1, {3, 3, 1}, DataType::UINT16, DataType::UINT32, {8, 30, 20}, {8, 2000, 2}, {1, 8, 2000},
+       {30, 20}, true},
+      {Op::gather_nd1, {3, 3, 1}, DataType::FLOAT32, DataType::UINT32, {8, 30, 20}, {8, 2000, 2}, {1, 8, 2000},
+       {30, 20}, false},
+  };
+  for (const Case& k : cases) {
+    rules::Call c;
+    c.op = k.op;
+    for (int a = 0; a < 3; ++a) c.attr[a] = k.attr[a];
+    c.input().type = c.output().type = k.data;
+    c.indices().type = k.index;
+    c.input().sizes = k.input;
+    c.indices().sizes = k.indices;
+    c.output().sizes = k.output;
+    c.output().strides = k.output_strides;
+    const bool is_signed = dmlref::is_signed_integer(k.index);
+    std::size_t values = 1;
+    for (const std::int64_t s : k.indices) values *= static_cast<std::size_t>(s);
+    for (std::size_t e = 0; e < values; ++e) {
+      const std::int64_t n = k.bounds[e % k.bounds.size()];
+      const auto v = static_cast<std::int64_t>((e * 7919 + 3) % static_cast<std::size_t>(n));
+      c.indices().values.push_back(static_cast<std::uint64_t>(is_signed && e % 5 == 0 ? v - n : v));
+    }
+    SCOPED_TRACE(rules::trace(k.op) + " " + dmlref::name(k.data) + " by " + dmlref::name(k.index) +
+                 (k.output_strides ? " into a padded output" : ""));
+    auto allocations_of = [&](bool allow_scratch) {
+      rules::Call run = c;
+      run.options.allow_scratch = allow_scratch;
+      rules::Bound b = rules::bind(run);
+      return allocations_in([&] { EXPECT_TRUE(rules::run_dispatch(run, b)); });
+    };
+    const long with = allocations_of(true), without = allocations_of(false);
+    EXPECT_EQ(with > without, k.through_scratch) << with << " allocations with scratch, " << without << " without";
+    rules::expect_ok(c);
+    c.indices().values.back() = static_cast<std::uint64_t>(k.bounds[(values - 1) % k.bounds.size()]);
+    rules::expect_error(c, {dmlref::ErrorCode::index_out_of_range, "IndicesTensor", "value"});
   }
 }
 
