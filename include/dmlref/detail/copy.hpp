@@ -239,7 +239,10 @@ inline void copy_block(unsigned char* dst, const unsigned char* src, const Block
 
 /// Copies rows [begin, end) with `copy` in batches, one batch behind the walk: each batch's blocks
 /// are prefetched while the previous batch is copied, so random rows do not wait for memory one
-/// after another. A scatter copies only the rows whose target lies in `range`.
+/// after another. The prefetches alternate with the copies: a burst of them (a long run prefetches
+/// up to 16 lines) fills the core's line fill buffers, and the copies then wait even on lines that
+/// are in cache (docs/performance.md, "What makes it fast"). A scatter copies only the rows whose
+/// target lies in `range`.
 template <Flow F, class Copy>
 void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange range, const Copy& copy,
                   RowWalker walk) noexcept {
@@ -249,21 +252,23 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
   unsigned char* const indexed = p.indexed;
   std::int64_t pending_dense[kRowBatch], pending_indexed[kRowBatch];
   int pending = 0;
-  auto flush = [&] {
-    for (int k = 0; k < pending; ++k) {
-      if (gather) copy.copy(dense + pending_dense[k] * w, indexed + pending_indexed[k] * w);
-      else copy.copy(indexed + pending_indexed[k] * w, dense + pending_dense[k] * w);
-    }
+  auto copy_pending = [&](int k) {
+    if (gather) copy.copy(dense + pending_dense[k] * w, indexed + pending_indexed[k] * w);
+    else copy.copy(indexed + pending_indexed[k] * w, dense + pending_dense[k] * w);
   };
   auto take = [&](const RowBatch& batch) {
-    for (int k = 0; k < batch.count; ++k) copy.template prefetch<!gather>(indexed + batch.indexed[k] * w);
-    flush();
+    int k = 0;
+    for (; k < batch.count; ++k) {
+      copy.template prefetch<!gather>(indexed + batch.indexed[k] * w);
+      if (k < pending) copy_pending(k);
+    }
+    for (; k < pending; ++k) copy_pending(k);
     std::memcpy(pending_dense, batch.dense, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
     std::memcpy(pending_indexed, batch.indexed, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
     pending = batch.count;
   };
   walk(p, begin, end, range, sink_of(take));
-  flush();
+  for (int k = 0; k < pending; ++k) copy_pending(k);
 }
 
 /// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses, copied in the order
