@@ -9,7 +9,14 @@ medians over repetitions divided by the memcpy median, so each side is normalise
 its own process; "speed-up" is peer ratio / dmlref ratio. W8 (per-call overhead) compares
 nanoseconds per call instead, which for the peers includes the Python call.
 
+A memcpy of the same bytes may take another time in another process (on a host whose caches hold
+64 MiB only just, by 40%). `--module DIR` (a build's `python` directory, e.g. build/bench/python
+configured with -DDMLREF_BUILD_PYTHON=ON) also times dmlref's Python module in this process, in
+the same interleaved rounds as the peers, `out=` preallocated: the speed-ups then compare calls
+timed side by side, against one memcpy.
+
     /usr/bin/python3 bench/compare_peers.py /tmp/benchbuild/bench/dmlref_bench
+    /usr/bin/python3 bench/compare_peers.py build/bench/bench/dmlref_bench --module build/bench/python
     /usr/bin/python3 bench/compare_peers.py --dmlref-json results.json --only W1,W3 --markdown
 
 Needs Debian's python3-numpy and python3-torch (apt-get install -y python3-numpy python3-torch);
@@ -133,6 +140,16 @@ def t(a):
     return torch.from_numpy(a)
 
 
+dmlref = None  # the Python module, when --module names a build of it
+
+
+def with_dmlref(forms, call):
+    """`forms` with dmlref's module as one more library (call: its form with `out=`), if loaded."""
+    if dmlref is not None:
+        forms["dmlref"] = {"module (out=)": call}
+    return forms
+
+
 def as_numpy(x):
     return x.numpy() if torch is not None and isinstance(x, torch.Tensor) else x
 
@@ -165,6 +182,7 @@ def gather_rows(rows, cols, count, dtype="float32", layout="packed", index_dtype
             "index_select": lambda: torch.index_select(ti, axis, tx),
             "indexing": lambda: ti[tsel],
         }
+    with_dmlref(forms, lambda: dmlref.gather(inp, idx, axis, out=out))
     nbytes = 2 * out.nbytes + idx.nbytes
     return expected, forms, nbytes
 
@@ -187,6 +205,7 @@ def gather_elements(rows, cols, dtype="float32", layout="packed"):
             "gather": lambda: torch.gather(ti, 1, tx),
             "take_along_dim(out=)": lambda: torch.take_along_dim(ti, tx, 1, out=to),
         }
+    with_dmlref(forms, lambda: dmlref.gather_elements(inp, idx, 1, out=out))
     nbytes = 2 * out.nbytes + idx.nbytes
     return expected, forms, nbytes
 
@@ -225,6 +244,7 @@ def scatter_elements(rows, cols):
             "scatter": lambda: torch.scatter(ti, 1, tx, tu),
             "copy_ + scatter_": lambda: to.copy_(ti).scatter_(1, tx, tu),
         }
+    with_dmlref(forms, lambda: dmlref.scatter(inp, idx, upd, 1, out=out))
     nbytes = inp.nbytes + idx.nbytes + upd.nbytes + out.nbytes
     return expected, forms, nbytes
 
@@ -247,6 +267,7 @@ def gather_nd(a, b, c, tuples):
             "indexing": lambda: ti[tx[:, 0], tx[:, 1]],
             "index_select(out=) of flattened rows": lambda: torch.index_select(tflat, 0, tx[:, 0] * b + tx[:, 1], out=to),
         }
+    with_dmlref(forms, lambda: dmlref.gather_nd(inp, idx, out=out))
     nbytes = 2 * out.nbytes + idx.nbytes
     return expected, forms, nbytes
 
@@ -294,6 +315,8 @@ def scatter_nd(rows, cols, count, in_place):
                 "index_copy": lambda: ti.index_copy(0, tx, tu),
                 "index_put": lambda: ti.index_put((tx,), tu),
             }
+    with_dmlref(forms, (lambda: dmlref.scatter_nd(inp, idx, upd, out=inp)) if in_place
+                else (lambda: dmlref.scatter_nd(inp, idx, upd, out=out)))
     return expected, forms, nbytes
 
 
@@ -382,7 +405,14 @@ def main(argv=None):
                         help="seconds each form runs per round (default 0.1)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--verbose", action="store_true", help="show dmlref_bench's console output")
+    parser.add_argument("--module", metavar="DIR",
+                        help="also time dmlref's Python module from DIR (a build's python directory) in this process")
     args = parser.parse_args(argv)
+    if args.module:
+        global dmlref
+        sys.path.insert(0, args.module)
+        import dmlref as module  # noqa: E402 (the directory is known only now)
+        dmlref = module
 
     def log(text):
         print(text, file=sys.stderr, flush=True)
@@ -431,26 +461,36 @@ def peer_row(name, typed, base, best):
     else:
         mine = typed.median / base.median if base and base.median else None
     row = {"workload": name, "dmlref": mine, "w8": w8,
-           "dmlref_ms": typed.median / 1e6 if mine is not None else None}
+           "dmlref_ms": typed.median / 1e6 if mine is not None else None, "module": None}
+    # The module's call was timed beside the peers' (its one-pass row has no module form): the
+    # speed-ups then compare those, but for W8's, which stay the C++ call's.
+    if "dmlref" in best and not name.endswith("/one_pass"):
+        _, ratio, secs = best["dmlref"]
+        row["module"] = (secs * 1e9 if w8 else ratio, secs * 1e3)
+    against = row["module"][0] if row["module"] and not w8 else mine
     for library in ("torch", "numpy"):
         if library in best:
             form, ratio, secs = best[library]
             value = secs * 1e9 if w8 else ratio
-            row[library] = (form, value, (value / mine) if mine else None, secs * 1e3)
+            row[library] = (form, value, (value / against) if against else None, secs * 1e3)
         else:
             row[library] = None
     return row
 
 
 def print_table(rows, markdown):
-    header = ["workload", "dmlref ratio (time)", "best PyTorch ratio (form, time)", "best numpy ratio (form, time)",
-              "dmlref speed-up vs PyTorch", "vs numpy"]
+    with_module = any(r["module"] for r in rows)
+    header = ["workload", "dmlref ratio (time)"] + (["dmlref module ratio (time)"] if with_module else []) + [
+        "best PyTorch ratio (form, time)", "best numpy ratio (form, time)", "dmlref speed-up vs PyTorch", "vs numpy"]
     lines = []
     for r in rows:
         fmt = (lambda v: "%.0f ns" % v) if r["w8"] else (lambda v: "%.2f" % v)
         ms = (lambda v: "") if r["w8"] else (lambda v: ", %.1f ms" % v)
         cells = [r["workload"], "-" if r["dmlref"] is None else
                  fmt(r["dmlref"]) + ("" if r["w8"] else " (%.1f ms)" % r["dmlref_ms"])]
+        if with_module:
+            m = r["module"]
+            cells.append("-" if m is None else fmt(m[0]) + ("" if r["w8"] else " (%.1f ms)" % m[1]))
         for library in ("torch", "numpy"):
             p = r[library]
             cells.append("-" if p is None else "%s (%s%s)" % (fmt(p[1]), p[0], ms(p[3])))
@@ -470,8 +510,10 @@ def print_table(rows, markdown):
         for cells in lines:
             print("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
     print("\nRatio: median time / median memcpy of the same byte count in the same process (1 thread);"
-          " time: the median time per call. Speed-up: peer ratio / dmlref ratio (> 1: dmlref faster)."
-          " W8: ns per call (peers include the Python call overhead).")
+          " time: the median time per call. Speed-up: peer ratio / dmlref ratio (> 1: dmlref faster),"
+          + (" dmlref's by its module's call in the peers' process where it has one (not the one-pass rows, nor W8)."
+             if with_module else "")
+          + " W8: ns per call (peers include the Python call overhead).")
 
 
 if __name__ == "__main__":
