@@ -16,7 +16,8 @@ ArrayLike = Any
 Coordinate = Union[Sequence[SupportsIndex], SupportsIndex]
 
 class Error(ValueError):
-    """An operator rejected its arguments; nothing was written. Absent fields are None."""
+    """An operator rejected its arguments; nothing was written, unless output_partly_written
+    (all_or_nothing=False). Absent fields are None."""
 
     code: Optional[str]
     operator: Optional[str]
@@ -31,6 +32,7 @@ class Error(ValueError):
     target_dimension: Optional[int]
     target_size: Optional[int]
     target_position: Optional[Tuple[int, ...]]
+    output_partly_written: bool
 
 class IndexOutOfRangeError(Error, IndexError):
     """An index value outside its dimension (code 'index_out_of_range')."""
@@ -46,6 +48,7 @@ def gather(
     out: Any = None,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER (numpy.take); returns out, or a new numpy array."""
 
@@ -57,6 +60,7 @@ def gather_elements(
     out: Any = None,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ELEMENTS (numpy.take_along_axis)."""
 
@@ -69,6 +73,7 @@ def gather_nd(
     out: Any = None,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ND."""
 
@@ -82,6 +87,7 @@ def gather_nd1(
     out: Any = None,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ND1."""
 
@@ -96,6 +102,7 @@ def scatter(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS; numpy.put_along_axis); out=input is in place."""
 
@@ -110,6 +117,7 @@ def scatter_elements(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter."""
 
@@ -125,6 +133,7 @@ def scatter_nd(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER_ND; out=input is in place."""
 
@@ -139,6 +148,7 @@ def explain_gather(
     at: Coordinate,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` (padded rank D) of gather(...) comes from."""
 
@@ -150,6 +160,7 @@ def explain_gather_elements(
     at: Coordinate,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_elements(...) comes from."""
 
@@ -162,6 +173,7 @@ def explain_gather_nd(
     at: Coordinate,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_nd(...) comes from."""
 
@@ -175,6 +187,7 @@ def explain_gather_nd1(
     at: Coordinate,
     index_policy: IndexPolicy = "error",
     threads: int = 1,
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_nd1(...) comes from."""
 
@@ -189,6 +202,7 @@ def explain_scatter(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` of scatter(...) comes from: every update that addresses it, in order."""
 
@@ -203,6 +217,7 @@ def explain_scatter_elements(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """The same as explain_scatter."""
 
@@ -218,5 +233,6 @@ def explain_scatter_nd(
     check_collisions: bool = False,
     threads: int = 1,
     reduction: Reduction = "none",
+    all_or_nothing: bool = True,
 ) -> Provenance:
     """Where element `at` of scatter_nd(...) comes from."""

@@ -102,6 +102,7 @@ PyObject* raise(const Error& e) {
       {"target_dimension", int_or_none(e.target_dimension, located && e.target_dimension >= 0)},
       {"target_size", int_or_none(e.target_size, index)},
       {"target_position", coordinate_or_none(e.target_position, e.code == ErrorCode::scatter_collision)},
+      {"output_partly_written", PyBool_FromLong(e.output_partly_written ? 1 : 0)},
   };
   bool ok = true;
   for (const Attribute& a : attributes) {
@@ -130,7 +131,7 @@ Error make_error(ErrorCode code, const char* op, const char* tensor, const char*
 
 // ---- argument parsing ----------------------------------------------------------------------------
 
-constexpr int kMaxParams = 12;
+constexpr int kMaxParams = 13;
 
 /// A function's parameters: `positional` positional-or-keyword ones (the first `required` of them
 /// required), then keyword-only ones.
@@ -148,6 +149,12 @@ struct Signature {
       if (interned[count] == nullptr) return false;
     }
     return true;
+  }
+
+  /// The value parse() filled in for all_or_nothing (nullptr: not given). Every operator function
+  /// takes it last, after parameters whose number differs between them.
+  PyObject* all_or_nothing(PyObject* const* values) const {
+    return count > 0 && std::strcmp(params[count - 1], "all_or_nothing") == 0 ? values[count - 1] : nullptr;
   }
 
   /// Fills values[0..count) (nullptr: not given). False with a TypeError set.
@@ -245,8 +252,9 @@ int choice(PyObject* value, const char* fn, const char* arg, const char* const* 
   return -1;
 }
 
-/// index_policy, check_collisions (when the function has it), threads.
-bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObject* threads, dmlref::Options& o) {
+/// index_policy, check_collisions (when the function has it), threads, all_or_nothing.
+bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObject* threads,
+                  PyObject* all_or_nothing, dmlref::Options& o) {
   static const char* const policies[] = {"error", "clamp"};
   const int p = choice(policy, fn, "index_policy", policies, 2, 0);
   if (p < 0) return false;
@@ -264,6 +272,11 @@ bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObje
       return false;
     }
     o.threads = static_cast<int>(v);
+  }
+  if (all_or_nothing != nullptr) {
+    const int truth = PyObject_IsTrue(all_or_nothing);
+    if (truth < 0) return false;
+    o.all_or_nothing = truth != 0;
   }
   return true;
 }
@@ -673,7 +686,13 @@ struct Call {
     Status status;
     Py_BEGIN_ALLOW_THREADS status = run();
     Py_END_ALLOW_THREADS
-    if (!status) return raise(status);
+    if (!status) {
+      // One pass (all_or_nothing=False) may have written some rows: to out= itself, or else to an
+      // array the caller never sees (a new result, or the temporary that stands in for out=).
+      Error e = status.error();
+      if (out_object == nullptr || temporary != nullptr) e.output_partly_written = false;
+      return raise(e);
+    }
     if (temporary != nullptr &&
         PyArray_CopyInto(reinterpret_cast<PyArrayObject*>(out_object), reinterpret_cast<PyArrayObject*>(temporary)) < 0)
       return nullptr;
@@ -939,7 +958,8 @@ PyObject* complete(Call& c, bool scatter, Sizes&& sizes_of, Run&& run, bool expl
 
 enum GatherArgs { kGIn, kGIdx, kGAxis, kGIndexDims, kGOut, kGPolicy, kGThreads };
 Signature g_gather{"dmlref.gather", 4, 2,
-                   {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads", nullptr}};
+                   {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads",
+                    "all_or_nothing", nullptr}};
 Signature g_explain_gather = explain_signature("dmlref.explain_gather", g_gather);
 
 PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -952,7 +972,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
   Shape at;
   if (!uint_attribute(v[kGAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
       !uint_attribute(v[kGIndexDims], c.indices.rank, c.fn, c.op, "IndexDimensions", params.IndexDimensions) ||
-      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], c.options) ||
+      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], sig.all_or_nothing(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kGOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -964,7 +984,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
 
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
-                            {"input", "indices", "axis", "out", "index_policy", "threads", nullptr}};
+                            {"input", "indices", "axis", "out", "index_policy", "threads", "all_or_nothing", nullptr}};
 Signature g_explain_gather_elements = explain_signature("dmlref.explain_gather_elements", g_gather_elements);
 
 PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -976,7 +996,7 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
   dmlref::GatherElementsParams params;
   Shape at;
   if (!uint_attribute(v[kEAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], c.options) ||
+      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], sig.all_or_nothing(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kEOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -992,10 +1012,10 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
 enum NDArgs { kNIn, kNIdx, kNInputCount, kNIndicesCount, kNBatch, kNOut, kNPolicy, kNThreads };
 Signature g_gather_nd{"dmlref.gather_nd", 4, 2,
                       {"input", "indices", "input_dimension_count", "indices_dimension_count", "out", "index_policy",
-                       "threads", nullptr}};
+                       "threads", "all_or_nothing", nullptr}};
 Signature g_gather_nd1{"dmlref.gather_nd1", 5, 2,
                        {"input", "indices", "input_dimension_count", "indices_dimension_count", "batch_dimension_count",
-                        "out", "index_policy", "threads", nullptr}};
+                        "out", "index_policy", "threads", "all_or_nothing", nullptr}};
 Signature g_explain_gather_nd = explain_signature("dmlref.explain_gather_nd", g_gather_nd);
 Signature g_explain_gather_nd1 = explain_signature("dmlref.explain_gather_nd1", g_gather_nd1);
 
@@ -1018,7 +1038,8 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
       !uint_attribute(v[kNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
       (nd1 && !uint_attribute(v[kNBatch], 0, c.fn, c.op, "BatchDimensionCount", params.BatchDimensionCount)) ||
-      !read_options(c.fn, policy, nullptr, threads, c.options) || (explain && !read_coordinate(c.fn, out, at)))
+      !read_options(c.fn, policy, nullptr, threads,
+                    sig.all_or_nothing(v), c.options) || (explain && !read_coordinate(c.fn, out, at)))
     return nullptr;
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1045,7 +1066,7 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
 enum ScatterArgs { kSIn, kSIdx, kSUpd, kSAxis, kSOut, kSPolicy, kSCollisions, kSThreads, kSReduction };
 Signature g_scatter{"dmlref.scatter", 4, 3,
                     {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                     "reduction", nullptr}};
+                     "reduction", "all_or_nothing", nullptr}};
 Signature g_scatter_elements = renamed("dmlref.scatter_elements", g_scatter);
 Signature g_explain_scatter = explain_signature("dmlref.explain_scatter", g_scatter);
 Signature g_explain_scatter_elements = explain_signature("dmlref.explain_scatter_elements", g_scatter);
@@ -1059,7 +1080,7 @@ PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* ar
   dmlref::ScatterParams params;
   Shape at;
   if (!uint_attribute(v[kSAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], c.options) ||
+      !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], sig.all_or_nothing(v), c.options) ||
       !read_reduction(c.fn, v[kSReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1082,7 +1103,7 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
                      kSNThreads, kSNReduction };
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
-                        "index_policy", "check_collisions", "threads", "reduction", nullptr}};
+                        "index_policy", "check_collisions", "threads", "reduction", "all_or_nothing", nullptr}};
 Signature g_explain_scatter_nd = explain_signature("dmlref.explain_scatter_nd", g_scatter_nd);
 
 PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1096,7 +1117,7 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
   if (!uint_attribute(v[kSNInputCount], c.input.rank, c.fn, c.op, "InputDimensionCount", params.InputDimensionCount) ||
       !uint_attribute(v[kSNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
-      !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], c.options) ||
+      !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], sig.all_or_nothing(v), c.options) ||
       !read_reduction(c.fn, v[kSNReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSNOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1118,11 +1139,14 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
 // ---- ONNX convention ------------------------------------------------------------------------------
 
 enum OnnxGatherArgs { kOGData, kOGIdx, kOGAttr, kOGOut, kOGPolicy, kOGThreads };
-Signature g_onnx_gather{"dmlref.onnx.gather", 3, 2, {"data", "indices", "axis", "out", "index_policy", "threads", nullptr}};
+Signature g_onnx_gather{"dmlref.onnx.gather", 3, 2, {"data", "indices", "axis", "out", "index_policy", "threads",
+                                                     "all_or_nothing", nullptr}};
 Signature g_onnx_gather_elements{"dmlref.onnx.gather_elements", 3, 2,
-                                 {"data", "indices", "axis", "out", "index_policy", "threads", nullptr}};
+                                 {"data", "indices", "axis", "out", "index_policy", "threads",
+                                  "all_or_nothing", nullptr}};
 Signature g_onnx_gather_nd{"dmlref.onnx.gather_nd", 3, 2,
-                           {"data", "indices", "batch_dims", "out", "index_policy", "threads", nullptr}};
+                           {"data", "indices", "batch_dims", "out", "index_policy", "threads",
+                            "all_or_nothing", nullptr}};
 Signature g_onnx_explain_gather = explain_signature("dmlref.onnx.explain_gather", g_onnx_gather);
 Signature g_onnx_explain_gather_elements =
     explain_signature("dmlref.onnx.explain_gather_elements", g_onnx_gather_elements);
@@ -1140,7 +1164,7 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
   std::int64_t attr = 0;
   Shape at;
   if (!int_attribute(v[kOGAttr], c.fn, which == OnnxGather::nd ? "batch_dims" : "axis", attr) ||
-      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], c.options) ||
+      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], sig.all_or_nothing(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kOGOut], at)))
     return nullptr;
   const dmlref::TensorDesc data = c.input.natural_desc(), idx = c.indices.natural_desc();
@@ -1179,13 +1203,13 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
 // onnx.scatter_nd(data, indices, updates, reduction="none", *, ...)
 Signature g_onnx_scatter{"dmlref.onnx.scatter", 4, 3,
                          {"data", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                          nullptr}};
+                          "all_or_nothing", nullptr}};
 Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
                                   {"data", "indices", "updates", "axis", "reduction", "out", "index_policy",
-                                   "check_collisions", "threads", nullptr}};
+                                   "check_collisions", "threads", "all_or_nothing", nullptr}};
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
-                             "threads", nullptr}};
+                             "threads", "all_or_nothing", nullptr}};
 Signature g_onnx_explain_scatter = explain_signature("dmlref.onnx.explain_scatter", g_onnx_scatter);
 Signature g_onnx_explain_scatter_elements =
     explain_signature("dmlref.onnx.explain_scatter_elements", g_onnx_scatter_elements);
@@ -1208,7 +1232,8 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, bool expl
   dmlref::Reduction r = dmlref::Reduction::none;
   Shape at;
   if (!int_attribute(axis, c.fn, "axis", a) || !read_reduction(c.fn, reduction, r) ||
-      !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3], c.options) ||
+      !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3],
+                    sig.all_or_nothing(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[first_kw], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.natural_desc(), upd = c.updates.natural_desc();
@@ -1269,26 +1294,27 @@ PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
 
 const char* const kGatherDoc =
     "gather($module, /, input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', "
-    "threads=1)\n--\n\n"
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_GATHER: slices of input along Axis, picked by indices (numpy.take).\n\n"
     "axis: Axis, 0..D-1.\n"
     "index_dimensions: IndexDimensions, how many trailing dimensions of indices are meaningful;\n"
     "    None: the rank of indices as given (0 for a 0-d index).\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherElementsDoc =
-    "gather_elements($module, /, input, indices, axis=0, *, out=None, index_policy='error', threads=1)\n--\n\n"
+    "gather_elements($module, /, input, indices, axis=0, *, out=None, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ELEMENTS: output[i][j] = input[indices[i][j]][j] for axis 0\n"
     "(numpy.take_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherNDDoc =
     "gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "out=None, index_policy='error', threads=1)\n--\n\n"
+    "out=None, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ND: the last dimension of indices holds index tuples into input; each selects\n"
     "a block of input (ONNX GatherND, batch_dims 0).\n\n"
     "input_dimension_count, indices_dimension_count: InputDimensionCount and IndicesDimensionCount;\n"
     "    None: the ranks of input and indices as given.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherND1Doc =
     "gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1)\n--\n\n"
+    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ND1: gather_nd with BatchDimensionCount leading batch dimensions shared by\n"
     "input and indices (ONNX GatherND with batch_dims).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1300,19 +1326,19 @@ const char* const kGatherND1Doc =
   "out=input scatters in place.\n"
 const char* const kScatterDoc =
     "scatter($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): a copy of input with every update written at its own\n"
     "coordinate, the Axis coordinate taken from indices (numpy.put_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterElementsDoc =
     "scatter_elements($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter.\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterNDDoc =
     "scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, out=None, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none')\n--\n\n"
+    "reduction='none', all_or_nothing=True)\n--\n\n"
     "DML_OPERATOR_SCATTER_ND: a copy of input with each block of updates written where its index tuple\n"
     "points (ONNX ScatterND).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1322,32 +1348,35 @@ const char* const kScatterNDDoc =
   "Arrays keep their natural ranks (0-d and empty arrays included); errors name ONNX's tensors\n"            \
   "(data, indices, updates, output).\n"
 const char* const kOnnxGatherDoc =
-    "gather($module, /, data, indices, axis=0, *, out=None, index_policy='error', threads=1)\n--\n\n"
+    "gather($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "ONNX Gather: numpy.take(data, indices, axis). axis may be negative; indices may be 0-d.\n"
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherElementsDoc =
-    "gather_elements($module, /, data, indices, axis=0, *, out=None, index_policy='error', threads=1)\n--\n\n"
+    "gather_elements($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "ONNX GatherElements: numpy.take_along_axis(data, indices, axis); indices may be smaller than\n"
     "data off the axis.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherNDDoc =
-    "gather_nd($module, /, data, indices, batch_dims=0, *, out=None, index_policy='error', threads=1)\n--\n\n"
+    "gather_nd($module, /, data, indices, batch_dims=0, *, out=None, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "ONNX GatherND with batch_dims.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 #define DMLREF_ONNX_SCATTER_DOC                                                                              \
   "check_collisions: raise dmlref.Error when two updates write one element (reduction 'none' only).\n"      \
   "out=data scatters in place.\n"
 const char* const kOnnxScatterDoc =
     "scatter($module, /, data, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "The deprecated ONNX Scatter: scatter_elements without a reduction.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterElementsDoc =
     "scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, out=None, "
-    "index_policy='error', check_collisions=False, threads=1)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "ONNX ScatterElements (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n"
     DMLREF_ONNX_SCATTER_DOC DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterNDDoc =
     "scatter_nd($module, /, data, indices, updates, reduction='none', *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "ONNX ScatterND (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 
@@ -1368,63 +1397,67 @@ const char* const kOnnxScatterNDDoc =
 
 const char* const kExplainGatherDoc =
     "explain_gather($module, /, input, indices, axis=0, index_dimensions=None, *, at, index_policy='error', "
-    "threads=1)\n--\n\n"
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.gather(input, indices, axis, index_dimensions) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherElementsDoc =
-    "explain_gather_elements($module, /, input, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "explain_gather_elements($module, /, input, indices, axis=0, *, at, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.gather_elements(input, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherNDDoc =
     "explain_gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "at, index_policy='error', threads=1)\n--\n\n"
+    "at, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.gather_nd(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherND1Doc =
     "explain_gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.gather_nd1(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterDoc =
     "explain_scatter($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.scatter(input, indices, updates, axis) comes from. Explain an\n"
     "in-place scatter before running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none')\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
     "The same as explain_scatter (DirectML's newer name for the operator).\n\n" DMLREF_EXPLAIN_DML_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterNDDoc =
     "explain_scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, at, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none')\n--\n\n"
+    "reduction='none', all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.scatter_nd(...) comes from. Explain an in-place scatter before\n"
     "running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherDoc =
-    "explain_gather($module, /, data, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "explain_gather($module, /, data, indices, axis=0, *, at, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather(data, indices, axis) comes from.\n\n" DMLREF_EXPLAIN_ONNX_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherElementsDoc =
-    "explain_gather_elements($module, /, data, indices, axis=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "explain_gather_elements($module, /, data, indices, axis=0, *, at, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_elements(data, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherNDDoc =
-    "explain_gather_nd($module, /, data, indices, batch_dims=0, *, at, index_policy='error', threads=1)\n--\n\n"
+    "explain_gather_nd($module, /, data, indices, batch_dims=0, *, at, index_policy='error', "
+    "threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_nd(data, indices, batch_dims) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterDoc =
     "explain_scatter($module, /, data, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter(data, indices, updates, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, at, "
-    "index_policy='error', check_collisions=False, threads=1)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_elements(data, indices, updates, axis, reduction) comes\n"
     "from; a reduction's steps are the operator's own arithmetic (float16 rounds after each).\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterNDDoc =
     "explain_scatter_nd($module, /, data, indices, updates, reduction='none', *, at, index_policy='error', "
-    "check_collisions=False, threads=1)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_nd(data, indices, updates, reduction) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 
@@ -1503,6 +1536,10 @@ PyObject* make_exception(const char* name, const char* doc, PyObject* bases) {
       Py_DECREF(dict);
       return nullptr;
     }
+  if (PyDict_SetItemString(dict, "output_partly_written", Py_False) != 0) {
+    Py_DECREF(dict);
+    return nullptr;
+  }
   PyObject* cls = PyErr_NewExceptionWithDoc(name, doc, bases, dict);
   Py_DECREF(dict);
   return cls;
@@ -1524,7 +1561,8 @@ PYBIND11_MODULE(_dmlref, m) {
 
   g_error = make_exception(
       "dmlref.Error",
-      "An operator rejected its arguments; nothing was written.\n\n"
+      "An operator rejected its arguments; nothing was written, unless output_partly_written\n"
+      "(all_or_nothing=False: out= then holds the results of the rows before the first bad index).\n\n"
       "str() is dmlref's message. The attributes are the C++ dmlref::Error record: code (e.g.\n"
       "'shape_mismatch'), operator, tensor, field, field_index, expected, actual, rule, and for index\n"
       "and collision errors position, target_tensor, target_dimension, target_size, target_position.\n"

@@ -37,9 +37,10 @@ def test_layout_and_onnx_attribute():
 
 def test_signatures_and_docstrings():
     expected = {
-        "gather": "(input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', threads=1)",
+        "gather": "(input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', threads=1, "
+                  "all_or_nothing=True)",
         "scatter": "(input, indices, updates, axis=0, *, out=None, index_policy='error', check_collisions=False, "
-                   "threads=1, reduction='none')",
+                   "threads=1, reduction='none', all_or_nothing=True)",
     }
     for name in FUNCTIONS:
         f = getattr(dmlref, name)

@@ -53,6 +53,42 @@ def test_index_out_of_range():
            lambda: dmlref.onnx.gather(np.zeros((0, 2), np.float32), 0, index_policy="clamp"))
 
 
+def test_one_pass_may_leave_out_partly_written():
+    """all_or_nothing=False (an engine's CPU fallback): the same error, the rows before the first
+    bad index written, and output_partly_written saying so, only where out= shows it."""
+    x = np.arange(40, dtype=np.float32).reshape(10, 4)
+    good = np.array([1, 2, 3, 7, 4])
+    bad = np.array([1, 2, 3, 99, 4])
+    np.testing.assert_array_equal(dmlref.gather(x, good, 0, all_or_nothing=False), x[good])
+    out = sentinel_like((5, 4), np.float32)
+    e = raises(dmlref.IndexOutOfRangeError, lambda: dmlref.gather(x, bad, 0, out=out, all_or_nothing=False),
+               position=(0, 3), actual="99", output_partly_written=True)
+    assert "all_or_nothing is off" in str(e)
+    assert_same_bits(out[:3], x[[1, 2, 3]])
+    # By default, or with the bad index first, nothing is written and the record says so.
+    fresh = sentinel_like((5, 4), np.float32)
+    raises(dmlref.IndexOutOfRangeError, lambda: dmlref.gather(x, bad, 0, out=fresh), fresh,
+           output_partly_written=False)
+    raises(dmlref.IndexOutOfRangeError, lambda: dmlref.gather(x, np.array([99, 1, 2]), 0, out=fresh[:3],
+                                                                all_or_nothing=False), fresh,
+           position=(0, 0), output_partly_written=False)
+    # Written rows the caller never sees: a new result, or the temporary standing in for an out= of
+    # negative strides, which is copied into out= only on success.
+    raises(dmlref.IndexOutOfRangeError, lambda: dmlref.gather(x, bad, 0, all_or_nothing=False),
+           output_partly_written=False)
+    backwards = sentinel_like((5, 4), np.float32)[::-1]
+    raises(dmlref.IndexOutOfRangeError, lambda: dmlref.gather(x, bad, 0, out=backwards, all_or_nothing=False),
+           backwards, output_partly_written=False)
+    # A scatter's copy of its input is a write too; ONNX names, same keyword.
+    target = sentinel_like((10, 4), np.float32)
+    raises(dmlref.IndexOutOfRangeError,
+           lambda: dmlref.onnx.scatter_nd(x, np.array([[0], [40]]), np.ones((2, 4), np.float32), out=target,
+                                          all_or_nothing=False),
+           tensor="indices", output_partly_written=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'all_or_none'"):
+        dmlref.gather(x, good, all_or_none=False)
+
+
 def test_pickle_keeps_the_record():
     with pytest.raises(dmlref.IndexOutOfRangeError) as info:
         dmlref.gather(X, np.array([9]))

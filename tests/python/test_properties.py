@@ -50,8 +50,14 @@ def common(draw):
         "policy": draw(st.sampled_from(["error", "clamp"])),
         "layouts": draw(st.lists(st.sampled_from(LAYOUTS), min_size=4, max_size=4)),
         "threads": draw(st.sampled_from([1, 1, 2])),
+        "all_or_nothing": draw(st.sampled_from([True, True, False])),
         "bad": draw(st.integers(0, 5)) == 0,  # some calls get out-of-range values
     }
+
+
+def options(c):
+    """The keywords every call takes, as drawn."""
+    return dict(index_policy=c["policy"], threads=c["threads"], all_or_nothing=c["all_or_nothing"])
 
 
 def sizes(draw, rank, high=3):
@@ -106,9 +112,11 @@ def expect(run, compute, out_shape, dtype, c, out_layout):
         except failure as e:
             if failure is dmlref.Error:
                 assert e.code == "scatter_collision", e
+            partly = e.output_partly_written  # only in one pass (all_or_nothing=False), only into out=
+            assert not partly or (not c["all_or_nothing"] and out is not None), e
         else:
             raise AssertionError("dmlref accepted a call the oracle rejects")
-        if out is not None:
+        if out is not None and not partly:
             assert_same_bits(out, before)
         return
     result = run(out)
@@ -135,7 +143,7 @@ def test_gather(c, data):
     idx_full = random_indices(c, [1] * (D - P) + meaningful, lambda pos: n)
     idx = laid_out(strip_ones(idx_full, 0), c["layouts"][1], rng)
     out_shape = ([1] + L) if P == 0 else L[P - 1:]
-    expect(lambda out: dmlref.gather(x, idx, axis, P, out=out, index_policy=c["policy"], threads=c["threads"]),
+    expect(lambda out: dmlref.gather(x, idx, axis, P, out=out, **options(c)),
            lambda: oracle.gather(np.asarray(x), oracle.pad(idx, D), axis, P, c["policy"]),
            out_shape, c["dtype"], c, c["layouts"][3])
 
@@ -150,7 +158,7 @@ def test_gather_elements(c, data):
     rng = c["rng"]
     x = laid_out(random_values(rng, in_shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(random_indices(c, idx_shape, lambda pos: in_shape[axis]), c["layouts"][1], rng)
-    expect(lambda out: dmlref.gather_elements(x, idx, axis, out=out, index_policy=c["policy"], threads=c["threads"]),
+    expect(lambda out: dmlref.gather_elements(x, idx, axis, out=out, **options(c)),
            lambda: oracle.gather_elements(np.asarray(x), np.asarray(idx), axis, c["policy"]),
            idx_shape, c["dtype"], c, c["layouts"][3])
 
@@ -180,7 +188,7 @@ def test_gather_nd(c, data, nd1):
     x = laid_out(random_values(rng, in_shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(tuple_indices(c, idx_shape, in_shape, D, r, B), c["layouts"][1], rng)
     out_shape = oracle.nd_output_shape(in_shape, idx_shape, r, q, B)
-    opts = dict(index_policy=c["policy"], threads=c["threads"])
+    opts = options(c)
     if nd1:
         run = lambda out: dmlref.gather_nd1(x, idx, r, q, B, out=out, **opts)  # noqa: E731
     else:
@@ -200,7 +208,7 @@ def test_scatter(c, data, collisions, in_place):
     x = laid_out(random_values(rng, in_shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(random_indices(c, idx_shape, lambda pos: in_shape[axis]), c["layouts"][1], rng)
     upd = laid_out(random_values(rng, idx_shape, c["dtype"]), c["layouts"][2], rng)
-    opts = dict(index_policy=c["policy"], threads=c["threads"], check_collisions=collisions)
+    opts = dict(**options(c), check_collisions=collisions)
     compute = lambda: oracle.scatter(np.asarray(x), np.asarray(idx), np.asarray(upd), axis,  # noqa: E731
                                      c["policy"], collisions)
     if in_place and x.flags.writeable:
@@ -211,11 +219,13 @@ def test_scatter(c, data, collisions, in_place):
         except (oracle.OracleIndexError, oracle.OracleCollision):
             try:
                 dmlref.scatter(y, idx, upd, axis, out=y, **opts)
-            except dmlref.Error:
-                pass
+            except dmlref.Error as e:
+                partly = e.output_partly_written
+                assert not partly or not c["all_or_nothing"], e
             else:
                 raise AssertionError("dmlref accepted a call the oracle rejects")
-            assert_same_bits(y, before)
+            if not partly:
+                assert_same_bits(y, before)
             return
         assert dmlref.scatter(y, idx, upd, axis, out=y, **opts) is y
         assert_same_bits(y, expected)
@@ -232,8 +242,7 @@ def test_scatter_nd(c, data, collisions):
     x = laid_out(random_values(rng, in_shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(tuple_indices(c, idx_shape, in_shape, D, r, 0), c["layouts"][1], rng)
     upd = laid_out(random_values(rng, upd_shape, c["dtype"]), c["layouts"][2], rng)
-    expect(lambda out: dmlref.scatter_nd(x, idx, upd, r, q, out=out, index_policy=c["policy"],
-                                         threads=c["threads"], check_collisions=collisions),
+    expect(lambda out: dmlref.scatter_nd(x, idx, upd, r, q, out=out, check_collisions=collisions, **options(c)),
            lambda: oracle.scatter_nd(np.asarray(x), np.asarray(idx), np.asarray(upd), r, q, c["policy"], collisions),
            in_shape, c["dtype"], c, c["layouts"][3])
 
@@ -256,7 +265,7 @@ def test_onnx_gather(c, data):
     a = axis + r if axis < 0 else axis
     idx = laid_out(random_indices(c, idx_shape, lambda pos: shape[a]), c["layouts"][1], rng)
     out_shape = shape[:a] + idx_shape + shape[a + 1:]
-    expect(lambda out: dmlref.onnx.gather(x, idx, axis, out=out, index_policy=c["policy"]),
+    expect(lambda out: dmlref.onnx.gather(x, idx, axis, out=out, **options(c)),
            lambda: oracle.onnx_gather(np.asarray(x), np.asarray(idx), axis, c["policy"]),
            out_shape, c["dtype"], c, c["layouts"][3])
 
@@ -278,7 +287,7 @@ def onnx_elements_operands(c, data):
 @given(common(), st.data())
 def test_onnx_gather_elements_smaller_indices(c, data):
     x, idx, axis, _, idx_shape = onnx_elements_operands(c, data)
-    expect(lambda out: dmlref.onnx.gather_elements(x, idx, axis, out=out, index_policy=c["policy"]),
+    expect(lambda out: dmlref.onnx.gather_elements(x, idx, axis, out=out, **options(c)),
            lambda: oracle.onnx_gather_elements(np.asarray(x), np.asarray(idx), axis, c["policy"]),
            idx_shape, c["dtype"], c, c["layouts"][3])
 
@@ -296,7 +305,7 @@ def test_onnx_gather_nd(c, data):
     rng = c["rng"]
     x = laid_out(random_values(rng, shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(random_indices(c, idx_shape, lambda pos: shape[B + pos[-1]]), c["layouts"][1], rng)
-    expect(lambda out: dmlref.onnx.gather_nd(x, idx, B, out=out, index_policy=c["policy"]),
+    expect(lambda out: dmlref.onnx.gather_nd(x, idx, B, out=out, **options(c)),
            lambda: oracle.onnx_gather_nd(np.asarray(x), np.asarray(idx), B, c["policy"]),
            out_shape, c["dtype"], c, c["layouts"][3])
 
@@ -306,7 +315,7 @@ def test_onnx_scatter_elements(c, data):
     x, idx, axis, shape, idx_shape = onnx_elements_operands(c, data)
     rng = c["rng"]
     upd = laid_out(random_values(rng, idx_shape, c["dtype"]), c["layouts"][2], rng)
-    expect(lambda out: dmlref.onnx.scatter_elements(x, idx, upd, axis, out=out, index_policy=c["policy"]),
+    expect(lambda out: dmlref.onnx.scatter_elements(x, idx, upd, axis, out=out, **options(c)),
            lambda: oracle.onnx_scatter_elements(np.asarray(x), np.asarray(idx), np.asarray(upd), axis, c["policy"]),
            shape, c["dtype"], c, c["layouts"][3])
 
@@ -324,6 +333,6 @@ def test_onnx_scatter_nd(c, data):
     x = laid_out(random_values(rng, shape, c["dtype"]), c["layouts"][0], rng)
     idx = laid_out(random_indices(c, idx_shape, lambda pos: shape[pos[-1]]), c["layouts"][1], rng)
     upd = laid_out(random_values(rng, upd_shape, c["dtype"]), c["layouts"][2], rng)
-    expect(lambda out: dmlref.onnx.scatter_nd(x, idx, upd, out=out, index_policy=c["policy"]),
+    expect(lambda out: dmlref.onnx.scatter_nd(x, idx, upd, out=out, **options(c)),
            lambda: oracle.onnx_scatter_nd(np.asarray(x), np.asarray(idx), np.asarray(upd), c["policy"]),
            shape, c["dtype"], c, c["layouts"][3])
