@@ -15,9 +15,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # CI's budget: a bounded number of examples per property, no per-example deadline (a loaded
-# machine must not fail a correct run). DMLREF_HYPOTHESIS_PROFILE=long runs more.
-settings.register_profile("ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# machine must not fail a correct run). DMLREF_HYPOTHESIS_PROFILE=long runs more. No example
+# database: the tests run from the source tree, which a run must not write into.
+settings.register_profile("ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          database=None)
+settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          database=None)
 settings.load_profile(os.environ.get("DMLREF_HYPOTHESIS_PROFILE", "ci"))
 
 DATA_TYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,

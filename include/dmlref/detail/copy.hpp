@@ -256,19 +256,21 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
     if (gather) copy.copy(dense + pending_dense[k] * w, indexed + pending_indexed[k] * w);
     else copy.copy(indexed + pending_indexed[k] * w, dense + pending_dense[k] * w);
   };
+  auto flush_from = [&](int k) {
+    for (; k < pending; ++k) copy_pending(k);
+  };
   auto take = [&](const RowBatch& batch) {
-    int k = 0;
-    for (; k < batch.count; ++k) {
+    for (int k = 0; k < batch.count; ++k) {
       copy.template prefetch<!gather>(indexed + batch.indexed[k] * w);
       if (k < pending) copy_pending(k);
     }
-    for (; k < pending; ++k) copy_pending(k);
+    flush_from(batch.count);  // a short last batch leaves the rest of the previous one
     std::memcpy(pending_dense, batch.dense, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
     std::memcpy(pending_indexed, batch.indexed, static_cast<std::size_t>(batch.count) * sizeof(std::int64_t));
     pending = batch.count;
   };
   walk(p, begin, end, range, sink_of(take));
-  for (int k = 0; k < pending; ++k) copy_pending(k);
+  flush_from(0);
 }
 
 /// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses, copied in the order

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "../executor.hpp"
 #include "../options.hpp"
@@ -291,25 +292,25 @@ inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Option
 
 /// An all-or-nothing gather in one pass, into heap scratch laid out as OutputTensor (its
 /// `output_extent` bytes, the plan's offsets unchanged), copied to OutputTensor only once every
-/// index value has passed: a failed call writes nothing. False, having done nothing, when the call
-/// does not qualify (gathers_through_scratch) or the scratch cannot be had: it then runs in two
-/// passes.
-DMLREF_COLD inline bool gather_through_scratch(const Plan& p, const RawTensor& output, std::int64_t output_extent,
-                                               const Options& options, Runner runner,
-                                               Status (*check)(const Plan&, RowRange) noexcept,
-                                               Status& status) noexcept {
-  if (!gathers_through_scratch(p, options, output_extent)) return false;
+/// index value has passed: a failed call writes nothing. The call's Status; nothing, having done
+/// nothing, when the call does not qualify (gathers_through_scratch) or the scratch cannot be had:
+/// it then runs in two passes.
+DMLREF_COLD inline std::optional<Status> gather_through_scratch(
+    const Plan& p, const RawTensor& output, std::int64_t output_extent, const Options& options, Runner runner,
+    Status (*check)(const Plan&, RowRange) noexcept) noexcept {
+  if (!gathers_through_scratch(p, options, output_extent)) return std::nullopt;
   Scratch<unsigned char> scratch(static_cast<std::size_t>(output_extent), false);
-  if (!scratch) return false;
+  if (!scratch) return std::nullopt;
   Plan into_scratch = p;
   into_scratch.dense = scratch.get();  // a gather's output is its dense tensor
   bool written = false;
-  status = execute_in_one_pass(into_scratch, options, runner, check, written);
-  if (!status) return true;
-  RawTensor results = output;
-  results.data = scratch.get();
-  copy_tensor(output, results, options);
-  return true;
+  Status status = execute_in_one_pass(into_scratch, options, runner, check, written);
+  if (status) {
+    RawTensor results = output;
+    results.data = scratch.get();
+    copy_tensor(output, results, options);
+  }
+  return status;
 }
 
 }  // namespace dmlref::detail

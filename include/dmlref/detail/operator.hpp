@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <type_traits>
+#include <optional>
 #include <utility>
 
 #include "../binding.hpp"
@@ -261,11 +262,10 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
   const Plan plan = make_plan<Op>(t, params, options, kernels);
   if constexpr (Op::flow == Flow::gather) {
     const std::int64_t output_extent = t.layout[t.count - 1].extent;
-    if (may_gather_through_scratch(plan, output_extent)) {
-      Status s;
-      if (gather_through_scratch(plan, t.output(), output_extent, options, kernels.run, kernels.check_indices, s))
-        return s;
-    }
+    if (may_gather_through_scratch(plan, output_extent))
+      if (std::optional<Status> s =
+              gather_through_scratch(plan, t.output(), output_extent, options, kernels.run, kernels.check_indices))
+        return *std::move(s);
   }
   const bool one_pass = runs_in_one_pass(plan, options);
   if (!one_pass)
