@@ -3,9 +3,9 @@
 // the heap when they outgrow the 32 KiB stack buffer, LargeGroupsOnTheHeap). Also the doubled
 // staged line that signed indices read without normalisation. These cases pin the group boundaries:
 // line counts that are and are not multiples of the group, groups cut short by the outer
-// dimension's end, shares that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and
-// 8, and both Gather on the last axis and GatherElements, against a direct computation on the
-// transposed data. Then packed lines' rows taken in order, several small elements to a store, for
+// dimension's end, groups that start on the input's cache lines after a short first one, shares
+// that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and 8, and both Gather on
+// the last axis and GatherElements, against a direct computation on the transposed data. Then packed lines' rows taken in order, several small elements to a store, for
 // every index type. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Then packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
 // in place instead of staging them, also in one pass with an error in a later line. Then a
@@ -33,12 +33,23 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// Input [rows, n] stored transposed (element (r, a) at r + a * rows): each row is a line with
-// stride `rows`, and row r + 1 starts one element after row r.
+// `count` elements of T from `offset` elements past a 64-byte boundary in `storage`: the
+// alignment of a staged group's first line decides where its groups start (lines_before_boundary).
 template <class T>
-void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads) {
-  std::vector<T> storage(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e);
+T* at_cache_line_offset(std::vector<T>& storage, std::int64_t count, std::int64_t offset) {
+  storage.assign(static_cast<std::size_t>(count + offset + 64), T{});
+  const auto skip = (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 / sizeof(T);
+  return storage.data() + skip + offset;
+}
+
+// Input [rows, n] stored transposed (element (r, a) at r + a * rows), `offset` elements past a
+// cache line: each row is a line with stride `rows`, and row r + 1 starts one element after row r.
+template <class T>
+void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads,
+                           std::int64_t offset = 0, bool all_or_nothing = true) {
+  std::vector<T> room;
+  T* const storage = at_cache_line_offset(room, rows * n, offset);
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[e] = test_values::pattern<T>(e);
   std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
   for (std::int64_t e = 0; e < rows * picks; ++e) {
     const std::int64_t a = (e * 7919 + 13) % n;
@@ -47,8 +58,9 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
   std::vector<T> output(static_cast<std::size_t>(rows * picks));
   dmlref::Options options;
   options.threads = threads;
+  options.all_or_nothing = all_or_nothing;
   const dmlref::Status s = dmlref::try_gather_elements(
-      TensorView<const T>(storage.data(), {rows, n}, {1, rows}),
+      TensorView<const T>(storage, {rows, n}, {1, rows}),
       TensorView<const std::int64_t>(indices.data(), {rows, picks}), TensorView<T>(output.data(), {rows, picks}),
       {1}, options);
   ASSERT_TRUE(s) << s.message();
@@ -56,9 +68,9 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
     for (std::int64_t j = 0; j < picks; ++j) {
       std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
       if (a < 0) a += n;
-      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[static_cast<std::size_t>(r + a * rows)]))
-          << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " at (" << r << ", "
-          << j << ")";
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[r + a * rows]))
+          << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " offset " << offset
+          << (all_or_nothing ? "" : " one pass") << " at (" << r << ", " << j << ")";
     }
 }
 
@@ -200,6 +212,22 @@ TYPED_TEST(GroupedLines, RowsTakenInOrderEveryIndexType) {
   for (const std::int64_t n : {50, 600})
     for (const std::int64_t picks : {1, 7, 8, 9, 16, 17, 33, 64, 65, 200}) {
       for_each_index_type([&](auto i) { check_gather_elements_packed<T, decltype(i)>(3, n, picks); });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// Groups start on the input's cache lines: a first line `offset` elements past one makes a short
+// first group (unless the lines' stride is not a whole number of cache lines: 37 rows), and a share
+// or one-pass block whose last lines are not a whole group ends with a short one. Both modes, one
+// and two threads.
+TYPED_TEST(GroupedLines, GroupsStartOnTheInputsCacheLines) {
+  using T = TypeParam;
+  const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t offset : {std::int64_t{0}, std::int64_t{1}, per_line / 2 + 1, per_line - 1})
+    for (const bool all_or_nothing : {true, false}) {
+      for (const std::int64_t rows : {std::int64_t{37}, 2 * per_line, 3 * per_line})
+        for (const std::int64_t n : {64, 257}) check_gather_elements<T>(rows, n, n / 2 + 3, 1, offset, all_or_nothing);
+      check_gather_elements<T>(20 * per_line, 32 * per_line, 1237, 2, offset, all_or_nothing);
       if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -359,15 +387,16 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
 enum class Transposed { none, input, indices };
 
 template <class T, class I>
-void check_one_pass_stops_at(std::int64_t bad, Transposed transposed) {
-  const std::int64_t rows = 40, n = 1000;
+void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64_t rows = 40, std::int64_t offset = 0) {
+  const std::int64_t n = 1000;
   // Where element e (row-major) of a [rows, n] tensor lies, stored packed or transposed.
   auto at = [&](bool stored_transposed, std::int64_t e) {
     return static_cast<std::size_t>(stored_transposed ? e / n + e % n * rows : e);
   };
   const bool input_transposed = transposed == Transposed::input, indices_transposed = transposed == Transposed::indices;
-  std::vector<T> storage(static_cast<std::size_t>(rows * n));
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[static_cast<std::size_t>(e)] = test_values::pattern<T>(e + 3);
+  std::vector<T> room;
+  T* const storage = at_cache_line_offset(room, rows * n, offset);
+  for (std::int64_t e = 0; e < rows * n; ++e) storage[e] = test_values::pattern<T>(e + 3);
   std::vector<I> indices(static_cast<std::size_t>(rows * n));
   for (std::int64_t e = 0; e < rows * n; ++e) {
     const std::int64_t a = (e * 7919 + 5) % n;
@@ -380,11 +409,12 @@ void check_one_pass_stops_at(std::int64_t bad, Transposed transposed) {
   options.all_or_nothing = false;
   const dmlref::Shape transposed_strides{1, rows}, packed_strides{n, 1};
   const dmlref::Status s = dmlref::try_gather_elements(
-      TensorView<const T>(storage.data(), {rows, n}, input_transposed ? transposed_strides : packed_strides),
+      TensorView<const T>(storage, {rows, n}, input_transposed ? transposed_strides : packed_strides),
       TensorView<const I>(indices.data(), {rows, n}, indices_transposed ? transposed_strides : packed_strides),
       TensorView<T>(output.data(), {rows, n}), {1}, options);
-  const std::string where = "bad value at " + std::to_string(bad) +
-                            (input_transposed ? ", input transposed" : indices_transposed ? ", indices transposed" : "");
+  const std::string where = "bad value at " + std::to_string(bad) + " of " + std::to_string(rows) + " rows" +
+                            (input_transposed ? ", input transposed" : indices_transposed ? ", indices transposed" : "") +
+                            ", offset " + std::to_string(offset);
   ASSERT_FALSE(s) << where;
   EXPECT_EQ(s.error().code, dmlref::ErrorCode::index_out_of_range) << where;
   EXPECT_EQ(s.error().position, dmlref::Shape({bad / n, bad % n})) << where << ": " << s.message();
@@ -406,6 +436,19 @@ TYPED_TEST(GroupedLines, OnePassStopsAtTheFirstBadValue) {
   for (const std::int64_t bad : bad_values)
     for (const Transposed transposed : {Transposed::none, Transposed::input, Transposed::indices}) {
       for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, transposed); });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// The same over groups that start on the input's cache lines: 256 transposed lines, a whole number
+// of cache lines apart, from a first one `offset` elements past a cache line, make two one-pass
+// blocks or more (the first longer by the lines before the first boundary) for every index type.
+TYPED_TEST(GroupedLines, OnePassStopsInGroupsStartingOnCacheLines) {
+  using T = TypeParam;
+  const std::int64_t n = 1000, rows = 256, per_line = 64 / static_cast<std::int64_t>(sizeof(T));
+  for (const std::int64_t offset : {std::int64_t{1}, per_line - 1})
+    for (const std::int64_t bad : {std::int64_t{0}, 5 * n + 3, 140 * n + 999, 200 * n + 17, rows * n - 1}) {
+      for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::input, rows, offset); });
       if (::testing::Test::HasFatalFailure()) return;
     }
 }

@@ -224,10 +224,18 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
   const std::int64_t rows = p.row_count();
   const auto index_bytes = static_cast<std::int64_t>(element_size(p.index_tensor.tensor->type)) * p.tuple_length;
   std::int64_t block = one_pass_index_bytes() / index_bytes;
+  std::int64_t lead = 0;  // rows of a first block longer than the others
   if (stageable(p)) {  // whole lines, and whole groups of far-strided lines
     const std::int64_t group = lines_per_group(p);
     const std::int64_t lines = (block + p.inner_size() - 1) / p.inner_size();
     block = (lines + group - 1) / group * group * p.inner_size();
+    // Groups that start on the indexed tensor's cache lines (lines_before_boundary): the lines
+    // before the first boundary join the first block, so that no block boundary splits a group.
+    if (group > 1) {
+      const auto w = static_cast<std::int64_t>(p.element_size);
+      const std::int64_t step = p.loop[p.loop_rank - 2].stride[kIndexed] * w;
+      lead = lines_before_boundary(p.indexed, p.tuple[0].indexed_stride * w, step, group) % group * p.inner_size();
+    }
   }
   // Each block's copy prefetches the next block's index values (into L2), which its check (or a
   // staged gather's stretch checks) then reads from cache: the reads from memory overlap the copy.
@@ -236,8 +244,9 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
   bool bad_line = false;
   const bool checks_lines = p.flow == Flow::gather && stageable(p);
   if (checks_lines) pipelined.bad_line = &bad_line;
-  for (std::int64_t begin = 0; begin < rows; begin += block) {
-    const std::int64_t end = rows - begin < block ? rows : begin + block;
+  for (std::int64_t begin = 0, end = 0; begin < rows; begin = end) {
+    const std::int64_t length = begin == 0 ? lead + block : block;
+    end = rows - begin < length ? rows : begin + length;
     if (checks_lines) {
       runner(Share{&pipelined, begin, end, TargetRange{}, options.allow_scratch});
       if (!bad_line) {

@@ -255,6 +255,19 @@ inline std::int64_t lines_per_group(const Plan& p) noexcept {
   return group < outer.size ? group : outer.size;
 }
 
+/// How many of a group's lines, from the one whose first element is at `first`, precede the
+/// indexed tensor's next cache-line boundary (`group` when `first` is on one): a group that
+/// starts there reads each of its cache lines once, where groups counted from a misaligned first
+/// line would read two per element. Only where every element of a line shares the first's
+/// alignment (`line_stride`, in bytes, a multiple of 64); otherwise `group`.
+inline std::int64_t lines_before_boundary(const unsigned char* first, std::int64_t line_stride, std::int64_t step,
+                                          std::int64_t group) noexcept {
+  const auto misaligned = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first) % 64);
+  if (misaligned == 0 || line_stride % 64 != 0) return group;
+  const std::int64_t lines = (64 - misaligned + step - 1) / step;
+  return lines < group ? lines : group;
+}
+
 inline void group_lines(const Plan& p, std::int64_t w, bool scratch, unsigned char* stage, LineGroup& g) noexcept {
   const TupleEntry& line = p.tuple[0];
   g.pitch = line.size;
@@ -525,19 +538,26 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     const LineRows rows{count, at[kDense] + first * inner.stride[kDense], inner.stride[kDense],
                         at[kIndex] + first * inner.stride[kIndex], inner.stride[kIndex]};
     const unsigned char* const indexed_line = p.indexed + at[kIndexed] * w;  // inner.stride[kIndexed] is 0
-    if (gather && group.group > 1 && first == 0 && remaining >= group.group * inner.size &&
-        c.lines.coord[c.lines.rank - 1] + group.group <= outer.size) {
-      gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, group.group,
+    // A group ends at the indexed tensor's next cache-line boundary, the share's last whole line
+    // or the outer dimension's end, whichever comes first; a single line is staged alone.
+    const std::int64_t grouped =
+        gather && group.group > 1 && first == 0
+            ? std::min({lines_before_boundary(indexed_line, line.indexed_stride * w, outer.stride[kIndexed] * w,
+                                              group.group),
+                        remaining / inner.size, outer.size - c.lines.coord[c.lines.rank - 1]})
+            : 1;
+    if (grouped > 1) {
+      gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, grouped,
                       outer.stride[kIndexed]);
-      for (std::int64_t g = 0; g < group.group; ++g) {
+      for (std::int64_t g = 0; g < grouped; ++g) {
         take_rows<W, I>(stream, p, group.buffer + g * group.pitch * w, line.size, false,
                         LineRows{inner.size, rows.dense + g * outer.stride[kDense], inner.stride[kDense],
                                  rows.index + g * outer.stride[kIndex], inner.stride[kIndex]},
                         LineAhead{}, prefetch_dense);
         if (stopped(p)) return finish();
       }
-      remaining -= group.group * inner.size;
-      for (std::int64_t g = 0; g < group.group && remaining > 0; ++g) c.lines.next();
+      remaining -= grouped * inner.size;
+      for (std::int64_t g = 0; g < grouped && remaining > 0; ++g) c.lines.next();
       continue;
     }
     const LineAhead ahead =
