@@ -1,6 +1,8 @@
 #ifndef DMLREF_EXECUTOR_HPP
 #define DMLREF_EXECUTOR_HPP
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -36,6 +38,9 @@ class Executor {
 /// dmlref's default executor: `threads - 1` persistent workers plus the calling thread. Tasks are
 /// assigned statically (task i to participant i mod threads). If another call is using the pool,
 /// run() executes the tasks on the caller instead of waiting, so calls never block each other.
+/// Waiting threads (workers for a call, the caller for its workers) spin for up to kSpin before
+/// they block: waking a blocked thread costs tens of microseconds on a virtual machine, as much
+/// as a call that splits only just moves (docs/performance.md, "How the cost grows with size").
 class ThreadPool final : public Executor {
  public:
   /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
@@ -53,7 +58,7 @@ class ThreadPool final : public Executor {
   DMLREF_COLD ~ThreadPool() override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
+      stop_.store(true, std::memory_order_release);
     }
     wake_.notify_all();
     for (int i = 0; i < worker_count_; ++i) join(workers_[i]);
@@ -76,14 +81,19 @@ class ThreadPool final : public Executor {
       task_ = task;
       context_ = context;
       count_ = count;
-      finished_ = 0;
-      ++generation_;
+      finished_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);  // publishes the job to spinning workers
     }
     wake_.notify_all();
     run_share(0, participants);
+    auto all_finished = [&] { return finished_.load(std::memory_order_acquire) == worker_count_; };
+    if (spin_until(all_finished)) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return finished_ == worker_count_; });
+    done_.wait(lock, all_finished);
   }
+
+  /// How long a waiting thread spins before it blocks.
+  static constexpr std::chrono::microseconds kSpin{50};
 
  private:
   struct Worker {
@@ -128,35 +138,53 @@ class ThreadPool final : public Executor {
     for (int i = id; i < count_; i += participants) task_(context_, i);
   }
 
+  /// Whether `done()` came true within kSpin, checked between pauses.
+  template <class Done>
+  static bool spin_until(const Done& done) noexcept {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+      for (int i = 0; i < 64; ++i) {
+        if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+      if (std::chrono::steady_clock::now() >= until) return done();
+    }
+  }
+
   void work(int id) noexcept {
     std::uint64_t seen = 0;
     for (;;) {
-      {
+      auto called = [&] {
+        return stop_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+      };
+      if (!spin_until(called)) {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
+        wake_.wait(lock, called);
       }
+      if (stop_.load(std::memory_order_acquire)) return;
+      seen = generation_.load(std::memory_order_acquire);
       run_share(id, concurrency());
       {
-        std::lock_guard<std::mutex> lock(mutex_);
-        ++finished_;
+        std::lock_guard<std::mutex> lock(mutex_);  // the caller may be blocked on done_
+        finished_.fetch_add(1, std::memory_order_release);
       }
       done_.notify_one();
     }
   }
 
   std::mutex run_mutex_;  // one job at a time
-  std::mutex mutex_;
+  std::mutex mutex_;      // guards the transitions blocked threads wait for
   std::condition_variable wake_, done_;
   Worker* workers_;  // worker_count_ of them started
   int worker_count_ = 0;
-  void (*task_)(void*, int) = nullptr;
+  void (*task_)(void*, int) = nullptr;  // the job: written before generation_ moves on
   void* context_ = nullptr;
   int count_ = 0;
-  int finished_ = 0;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
+  std::atomic<int> finished_{0};
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
 };
 
 /// The pool dmlref uses when Options::threads > 1 and no executor is given: one participant per

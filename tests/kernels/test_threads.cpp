@@ -1,12 +1,18 @@
 // Options::threads: a call split into shares (detail/execute.hpp) over the default pool and over
 // custom Executors must equal the sequential, last-writer-wins oracle; scatters split only where
 // no two shares write one element. The tsan preset builds this file alone and runs the tests
-// whose names contain "Thread" under ThreadSanitizer (.ci/steps/25-tsan.sh).
+// whose names contain "Thread" under ThreadSanitizer (.ci/steps/25-tsan.sh). Last, the default
+// pool itself (dmlref::ThreadPool): its waiting threads spin before they block, and calls must see
+// every task's writes whichever way the threads waited.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/executors.hpp"
@@ -99,6 +105,89 @@ TEST(ScatterThreads, CopyOfTheInputSplitsItsOutermostDimension) {
                                         : updates[static_cast<std::size_t>((r == 2 ? 0 : n) + j)];
         ASSERT_EQ(output[e], expected) << "row " << r << ", element " << j;
       }
+  }
+}
+
+// One call of a pool: `count` tasks, each writing the call's number into its slot (plain ints:
+// ThreadSanitizer sees whether run() publishes them to the caller) after `busy` of work, and
+// noting its thread.
+struct PoolCall {
+  int call = 0;
+  std::chrono::microseconds busy{0};
+  std::vector<int> slots;
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+
+  void run(dmlref::ThreadPool& pool, int count) {
+    slots.assign(static_cast<std::size_t>(count), -1);
+    pool.run(count, [](void* context, int i) noexcept {
+      auto& self = *static_cast<PoolCall*>(context);
+      const auto until = std::chrono::steady_clock::now() + self.busy;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      self.slots[static_cast<std::size_t>(i)] = self.call;
+      std::lock_guard<std::mutex> lock(self.mutex);
+      self.threads.insert(std::this_thread::get_id());
+    }, this);
+  }
+  bool all_written() const {
+    return std::all_of(slots.begin(), slots.end(), [&](int v) { return v == call; });
+  }
+};
+
+// Calls back to back find the workers still spinning: every task runs once, its write is seen by
+// the caller when run() returns, and every participant takes part (tasks are dealt statically).
+TEST(ThreadPool, BackToBackCallsRunEveryTaskAndPublishItsWrites) {
+  dmlref::ThreadPool pool(3);
+  ASSERT_EQ(pool.concurrency(), 3);
+  PoolCall c;
+  for (c.call = 0; c.call < 300; ++c.call) {
+    c.busy = std::chrono::microseconds(c.call % 3 == 0 ? 20 : 0);
+    c.run(pool, c.call % 7 + 2);
+    ASSERT_TRUE(c.all_written()) << "call " << c.call;
+  }
+  EXPECT_EQ(c.threads.size(), 3u);
+}
+
+// Calls long after the last one find the workers blocked: they are woken, and still take part.
+TEST(ThreadPool, CallsAfterTheWorkersBlockedWakeThem) {
+  dmlref::ThreadPool pool(2);
+  PoolCall c;
+  for (c.call = 0; c.call < 4; ++c.call) {
+    std::this_thread::sleep_for(dmlref::ThreadPool::kSpin * 40);
+    c.threads.clear();
+    c.run(pool, 2);
+    ASSERT_TRUE(c.all_written()) << "call " << c.call;
+    EXPECT_EQ(c.threads.size(), 2u) << "call " << c.call;
+  }
+}
+
+// Callers on several threads share one pool: a caller that finds it busy runs its tasks itself.
+// Each gets its own tasks' writes, whichever way its call ran.
+TEST(ThreadPool, ConcurrentCallersEachRunTheirOwnTasks) {
+  dmlref::ThreadPool pool(2);
+  std::vector<std::thread> callers;
+  std::vector<int> failures(4, 0);
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&pool, &failures, t] {
+      PoolCall c;
+      for (c.call = t * 1000; c.call < t * 1000 + 100; ++c.call) {
+        c.run(pool, 5);
+        if (!c.all_written()) ++failures[static_cast<std::size_t>(t)];
+      }
+    });
+  for (auto& caller : callers) caller.join();
+  EXPECT_EQ(failures, std::vector<int>(4, 0));
+}
+
+// A pool is destroyed while its workers spin (right after a call) and while they block.
+TEST(ThreadPool, DestroyedWhileItsWorkersSpinOrBlock) {
+  for (const bool blocked : {false, true}) {
+    dmlref::ThreadPool pool(3);
+    PoolCall c;
+    c.run(pool, 3);
+    EXPECT_TRUE(c.all_written());
+    if (blocked) std::this_thread::sleep_for(dmlref::ThreadPool::kSpin * 40);
   }
 }
 
