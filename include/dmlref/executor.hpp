@@ -41,12 +41,15 @@ class Executor {
 /// Waiting threads (workers for a call, the caller for its workers) spin for up to kSpin before
 /// they block: waking a blocked thread costs tens of microseconds on a virtual machine, as much
 /// as a call that splits only just moves (docs/performance.md, "How the cost grows with size").
+/// A pool with more participants than the machine has hardware threads never spins: its spinning
+/// threads would take the cores of those still working.
 class ThreadPool final : public Executor {
  public:
   /// A pool of `threads` participants. If the system refuses a thread, the pool keeps those it
   /// got (the caller always participates), so creating it never fails.
   DMLREF_COLD explicit ThreadPool(int threads) noexcept
-      : workers_(threads > 1 ? new (std::nothrow) Worker[static_cast<std::size_t>(threads - 1)] : nullptr) {
+      : workers_(threads > 1 ? new (std::nothrow) Worker[static_cast<std::size_t>(threads - 1)] : nullptr),
+        spins_(threads <= static_cast<int>(std::thread::hardware_concurrency())) {
     for (int id = 1; workers_ != nullptr && id < threads; ++id) {
       Worker& worker = workers_[worker_count_];
       worker.pool = this;
@@ -94,6 +97,8 @@ class ThreadPool final : public Executor {
 
   /// How long a waiting thread spins before it blocks.
   static constexpr std::chrono::microseconds kSpin{50};
+  /// Whether waiting threads spin at all (no more participants than hardware threads).
+  bool spins() const noexcept { return spins_; }
 
  private:
   struct Worker {
@@ -138,9 +143,11 @@ class ThreadPool final : public Executor {
     for (int i = id; i < count_; i += participants) task_(context_, i);
   }
 
-  /// Whether `done()` came true within kSpin, checked between pauses.
+  /// Whether `done()` came true within kSpin (at once, where the pool does not spin), checked
+  /// between pauses.
   template <class Done>
-  static bool spin_until(const Done& done) noexcept {
+  bool spin_until(const Done& done) const noexcept {
+    if (!spins_) return done();
     const auto until = std::chrono::steady_clock::now() + kSpin;
     for (;;) {
       for (int i = 0; i < 64; ++i) {
@@ -178,6 +185,7 @@ class ThreadPool final : public Executor {
   std::mutex mutex_;      // guards the transitions blocked threads wait for
   std::condition_variable wake_, done_;
   Worker* workers_;  // worker_count_ of them started
+  const bool spins_;
   int worker_count_ = 0;
   void (*task_)(void*, int) = nullptr;  // the job: written before generation_ moves on
   void* context_ = nullptr;

@@ -180,6 +180,24 @@ TEST(ThreadPool, ConcurrentCallersEachRunTheirOwnTasks) {
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
+// A pool with more participants than hardware threads never spins: its threads block at once,
+// and its calls still run every task on every participant. Pools within the machine spin.
+TEST(ThreadPool, SpinsOnlyWithinTheMachinesHardwareThreads) {
+  const int hardware = static_cast<int>(std::thread::hardware_concurrency());
+  dmlref::ThreadPool over(hardware + 1);
+  EXPECT_FALSE(over.spins());
+  PoolCall c;
+  for (c.call = 0; c.call < 20; ++c.call) {
+    c.run(over, 2 * (hardware + 1));
+    ASSERT_TRUE(c.all_written()) << "call " << c.call;
+  }
+  EXPECT_EQ(static_cast<int>(c.threads.size()), hardware + 1);
+  EXPECT_EQ(dmlref::ThreadPool(1).spins(), hardware >= 1);
+  if (hardware >= 2) {
+    EXPECT_TRUE(dmlref::ThreadPool(2).spins());
+  }
+}
+
 // A pool is destroyed while its workers spin (right after a call) and while they block.
 TEST(ThreadPool, DestroyedWhileItsWorkersSpinOrBlock) {
   for (const bool blocked : {false, true}) {
