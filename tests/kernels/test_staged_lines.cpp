@@ -42,35 +42,36 @@ T* at_cache_line_offset(std::vector<T>& storage, std::int64_t count, std::int64_
   return storage.data() + skip + offset;
 }
 
-// Input [rows, n] stored transposed (element (r, a) at r + a * rows), `offset` elements past a
-// cache line: each row is a line with stride `rows`, and row r + 1 starts one element after row r.
+// Input [batches, rows, n], each batch a [rows, n] matrix stored transposed (element (b, r, a) at
+// b * rows * n + r + a * rows), `offset` elements past a cache line: each row is a line with stride
+// `rows`, row r + 1 starts one element after row r, and a batch's last row ends its lines' groups.
 template <class T>
 void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads,
-                           std::int64_t offset = 0, bool all_or_nothing = true) {
+                           std::int64_t offset = 0, bool all_or_nothing = true, std::int64_t batches = 1) {
   std::vector<T> room;
-  T* const storage = at_cache_line_offset(room, rows * n, offset);
-  for (std::int64_t e = 0; e < rows * n; ++e) storage[e] = test_values::pattern<T>(e);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows * picks));
-  for (std::int64_t e = 0; e < rows * picks; ++e) {
+  T* const storage = at_cache_line_offset(room, batches * rows * n, offset);
+  for (std::int64_t e = 0; e < batches * rows * n; ++e) storage[e] = test_values::pattern<T>(e);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(batches * rows * picks));
+  for (std::int64_t e = 0; e < batches * rows * picks; ++e) {
     const std::int64_t a = (e * 7919 + 13) % n;
     indices[static_cast<std::size_t>(e)] = e % 3 == 0 ? a - n : a;  // negative ones too
   }
-  std::vector<T> output(static_cast<std::size_t>(rows * picks));
+  std::vector<T> output(static_cast<std::size_t>(batches * rows * picks));
   dmlref::Options options;
   options.threads = threads;
   options.all_or_nothing = all_or_nothing;
   const dmlref::Status s = dmlref::try_gather_elements(
-      TensorView<const T>(storage, {rows, n}, {1, rows}),
-      TensorView<const std::int64_t>(indices.data(), {rows, picks}), TensorView<T>(output.data(), {rows, picks}),
-      {1}, options);
+      TensorView<const T>(storage, {batches, rows, n}, {rows * n, 1, rows}),
+      TensorView<const std::int64_t>(indices.data(), {batches, rows, picks}),
+      TensorView<T>(output.data(), {batches, rows, picks}), {2}, options);
   ASSERT_TRUE(s) << s.message();
-  for (std::int64_t r = 0; r < rows; ++r)
+  for (std::int64_t r = 0; r < batches * rows; ++r)  // r: the batch's row, counted across batches
     for (std::int64_t j = 0; j < picks; ++j) {
       std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
       if (a < 0) a += n;
-      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[r + a * rows]))
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[r / rows * rows * n + r % rows + a * rows]))
           << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " offset " << offset
-          << (all_or_nothing ? "" : " one pass") << " at (" << r << ", " << j << ")";
+          << (all_or_nothing ? "" : " one pass") << " batches " << batches << " at (" << r << ", " << j << ")";
     }
 }
 
@@ -218,8 +219,8 @@ TYPED_TEST(GroupedLines, RowsTakenInOrderEveryIndexType) {
 
 // Groups start on the input's cache lines: a first line `offset` elements past one makes a short
 // first group (unless the lines' stride is not a whole number of cache lines: 37 rows), and a share
-// or one-pass block whose last lines are not a whole group ends with a short one. Both modes, one
-// and two threads.
+// or one-pass block whose last lines are not a whole group ends with a short one, as does a batch
+// of transposed matrices at its last row. Both modes, one and two threads.
 TYPED_TEST(GroupedLines, GroupsStartOnTheInputsCacheLines) {
   using T = TypeParam;
   const std::int64_t per_line = 64 / static_cast<std::int64_t>(sizeof(T));
@@ -228,6 +229,9 @@ TYPED_TEST(GroupedLines, GroupsStartOnTheInputsCacheLines) {
       for (const std::int64_t rows : {std::int64_t{37}, 2 * per_line, 3 * per_line})
         for (const std::int64_t n : {64, 257}) check_gather_elements<T>(rows, n, n / 2 + 3, 1, offset, all_or_nothing);
       check_gather_elements<T>(20 * per_line, 32 * per_line, 1237, 2, offset, all_or_nothing);
+      // Batches of transposed matrices: the outer dimension's end cuts a group short.
+      for (const std::int64_t rows : {per_line + 3, 2 * per_line})
+        check_gather_elements<T>(rows, 100, 53, 1, offset, all_or_nothing, 3);
       if (::testing::Test::HasFatalFailure()) return;
     }
 }
