@@ -231,11 +231,7 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     block = (lines + group - 1) / group * group * p.inner_size();
     // Groups that start on the indexed tensor's cache lines (lines_before_boundary): the lines
     // before the first boundary join the first block, so that no block boundary splits a group.
-    if (group > 1) {
-      const auto w = static_cast<std::int64_t>(p.element_size);
-      const std::int64_t step = p.loop[p.loop_rank - 2].stride[kIndexed] * w;
-      lead = lines_before_boundary(p.indexed, p.tuple[0].indexed_stride * w, step, group) % group * p.inner_size();
-    }
+    if (group > 1) lead = lines_before_boundary(p, p.indexed, group) % group * p.inner_size();
   }
   // Each block's copy prefetches the next block's index values (into L2), which its check (or a
   // staged gather's stretch checks) then reads from cache: the reads from memory overlap the copy.

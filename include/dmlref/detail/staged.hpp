@@ -255,15 +255,17 @@ inline std::int64_t lines_per_group(const Plan& p) noexcept {
   return group < outer.size ? group : outer.size;
 }
 
-/// How many of a group's lines, from the one whose first element is at `first`, precede the
-/// indexed tensor's next cache-line boundary (`group` when `first` is on one): a group that
-/// starts there reads each of its cache lines once, where groups counted from a misaligned first
-/// line would read two per element. Only where every element of a line shares the first's
-/// alignment (`line_stride`, in bytes, a multiple of 64); otherwise `group`.
-inline std::int64_t lines_before_boundary(const unsigned char* first, std::int64_t line_stride, std::int64_t step,
-                                          std::int64_t group) noexcept {
+/// How many of a group of a plan's far-strided lines (lines_per_group), from the one whose first
+/// element is at `first`, precede the indexed tensor's next cache-line boundary (`group` when
+/// `first` is on one): a group that starts there reads each of its cache lines once, where groups
+/// counted from a misaligned first line would read two per element. Only where every element of a
+/// line shares the first's alignment (a line's stride a whole number of cache lines); otherwise
+/// `group`.
+inline std::int64_t lines_before_boundary(const Plan& p, const unsigned char* first, std::int64_t group) noexcept {
+  const auto w = static_cast<std::int64_t>(p.element_size);
+  const std::int64_t step = p.loop[p.loop_rank - 2].stride[kIndexed] * w;  // between neighbouring lines
   const auto misaligned = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first) % 64);
-  if (misaligned == 0 || line_stride % 64 != 0) return group;
+  if (misaligned == 0 || p.tuple[0].indexed_stride * w % 64 != 0) return group;
   const std::int64_t lines = (64 - misaligned + step - 1) / step;
   return lines < group ? lines : group;
 }
@@ -542,9 +544,8 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     // or the outer dimension's end, whichever comes first; a single line is staged alone.
     const std::int64_t grouped =
         gather && group.group > 1 && first == 0
-            ? std::min({lines_before_boundary(indexed_line, line.indexed_stride * w, outer.stride[kIndexed] * w,
-                                              group.group),
-                        remaining / inner.size, outer.size - c.lines.coord[c.lines.rank - 1]})
+            ? std::min({lines_before_boundary(p, indexed_line, group.group), remaining / inner.size,
+                        outer.size - c.lines.coord[c.lines.rank - 1]})
             : 1;
     if (grouped > 1) {
       gather_lines<W>(group.buffer, group.pitch, indexed_line, line.size, line.indexed_stride, grouped,
