@@ -1,14 +1,14 @@
 // Gather of rows whose block is far-strided in the input (a transposed input): detail/tiled.hpp's
 // gather_tiles_in_input_order. It sorts the rows by input offset, moves the block a tile of 256
-// bytes at a time, for a group of rows at a time (half the level-2 cache's worth of tiles, 8 input
-// lines at a time), cuts the first tile short to align the others when it streams, and streams
-// (non-temporal stores) only outputs of 4 MiB and more whose rows share one alignment. These cases
-// pin each of those: blocks shorter than, equal to and not a multiple of a tile, outputs below and
-// above the streaming size, output starts at every alignment an element allows, row pitches that
-// break the common alignment, duplicate and negative indices, and shares on 2 and 3 threads. The
-// shares and the 3-element blocks span several groups (the last one partial) wherever the level-2
-// cache is at most 4 MiB, the other large outputs where it is at most 1 MiB, as in the
-// `small_caches` test entry. Each is compared with a direct computation, and the bytes around the
+// bytes at a time, all tiles of a group of rows before the next group (a quarter of the level-2
+// cache's worth of tiles, 8 input lines at a time, 8 bytes to a store), cuts the first tile short
+// to align the others when it streams, and streams (non-temporal stores) only outputs of 4 MiB and
+// more whose rows share one alignment. These cases pin each of those: blocks shorter than, equal
+// to and not a multiple of a tile, outputs below and above the streaming size, output starts at
+// every alignment an element allows, row pitches that break the common alignment, duplicate and
+// negative indices, and shares on 2 and 3 threads. The shares and the 3-element blocks span
+// several groups (the last one partial) wherever the level-2 cache is at most 8 MiB, the other
+// large outputs where it is at most 2 MiB, as in the `small_caches` test entry. Each is compared with a direct computation, and the bytes around the
 // output must stay untouched.
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "../config.hpp"
 #include "machine.hpp"
@@ -86,6 +87,41 @@ void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned ch
                    std::int64_t count) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
   for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * to_stride * w, src + i * from_stride * w, W);
+}
+
+/// The Count elements of W bytes that at(0), ..., at(Count - 1) point to, in one word, the first
+/// in its lowest bytes (Count * W <= 8): stored little-endian, the word is their run. Narrow
+/// elements moved a word to a store: a store per element would make stores a copy loop's bottleneck.
+template <std::size_t W, std::int64_t Count, class At>
+DMLREF_ALWAYS_INLINE std::uint64_t elements_in_word(const At& at) noexcept {
+  static_assert(Count * static_cast<std::int64_t>(W) <= 8, "the elements must fit one word");
+  using Element = std::conditional_t<W == 1, std::uint8_t, std::conditional_t<W == 2, std::uint16_t, std::uint32_t>>;
+  std::uint64_t word = 0;
+  DMLREF_UNROLL_LOOP
+  for (std::int64_t j = 0; j < Count; ++j) {
+    Element e;
+    std::memcpy(&e, at(j), W);
+    word |= std::uint64_t{e} << (8 * W * j);
+  }
+  return word;
+}
+
+/// copy_elements of Count elements into a run (to_stride 1): where they are narrower than 8 bytes
+/// and the target is little-endian, 8 bytes to a store (elements_in_word).
+template <std::size_t W, std::int64_t Count>
+DMLREF_ALWAYS_INLINE void copy_elements_to_run(unsigned char* dst, const unsigned char* src,
+                                               std::int64_t from_stride) noexcept {
+  constexpr std::int64_t w = static_cast<std::int64_t>(W), per_word = 8 / w;
+  if constexpr (DMLREF_LITTLE_ENDIAN && W < 8 && Count % per_word == 0) {
+    DMLREF_UNROLL_LOOP
+    for (std::int64_t q = 0; q < Count; q += per_word) {
+      const std::uint64_t word =
+          elements_in_word<W, per_word>([&](std::int64_t j) { return src + (q + j) * from_stride * w; });
+      std::memcpy(dst + q * w, &word, sizeof(word));
+    }
+  } else {
+    copy_elements<W>(dst, 1, src, from_stride, Count);
+  }
 }
 
 /// The same for an element width of 1, 2, 4 or 8 bytes known at run time: a switch per call, not

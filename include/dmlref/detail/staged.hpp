@@ -317,23 +317,16 @@ struct TakeRows {
     else
       std::memcpy(dense + d * width, element(x), W);
   }
-  /// Elements of 1 and 2 bytes assembled in a register, up to 8 bytes to a store: a store per
-  /// element would make stores the loop's bottleneck, as many as its loads.
+  /// Elements of 1 and 2 bytes assembled in a register, up to 8 bytes to a store
+  /// (elements_in_word), as many stores as loads otherwise.
   template <std::int64_t Count>
   DMLREF_ALWAYS_INLINE void in_order(std::int64_t d, std::int64_t x) const noexcept {
     constexpr std::int64_t word_bytes = Count * width < 8 ? Count * width : 8;
     constexpr std::int64_t per_word = word_bytes / width;
     if constexpr (DMLREF_LITTLE_ENDIAN && S == Store::plain && W <= 2 && per_word > 1 && Count % per_word == 0) {
-      using Element = std::conditional_t<W == 1, std::uint8_t, std::uint16_t>;
       DMLREF_UNROLL_LOOP
       for (std::int64_t k = 0; k < Count; k += per_word) {
-        std::uint64_t word = 0;
-        DMLREF_UNROLL_LOOP
-        for (std::int64_t j = 0; j < per_word; ++j) {
-          Element e;
-          std::memcpy(&e, element(x + k + j), W);
-          word |= std::uint64_t{e} << (8 * width * j);
-        }
+        const std::uint64_t word = elements_in_word<W, per_word>([&](std::int64_t j) { return element(x + k + j); });
         std::memcpy(dense + (d + k) * width, &word, static_cast<std::size_t>(word_bytes));
       }
     } else {

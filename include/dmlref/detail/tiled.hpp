@@ -42,10 +42,12 @@ inline constexpr std::int64_t kStagedTileBytes = 256;
 /// of both kinds of host (docs/performance.md, "Both kinds of host").
 inline constexpr std::int64_t kFarLinesAtOnce = 8;
 
-/// Rows gather_tiles_in_input_order takes at a time: their tiles are assembled in a buffer of half
-/// the level-2 cache, then written row by row.
+/// Rows gather_tiles_in_input_order takes at a time: their tiles are assembled in a buffer of a
+/// quarter of the level-2 cache, then written row by row. The buffer shares the cache's sets with
+/// the far lines a pass reads and the lines prefetched ahead of them: at half the cache, most
+/// likely evicted by them, it took 1.3 times as long (docs/performance.md, "W9 transposed").
 inline std::int64_t tile_group_rows() noexcept {
-  const std::int64_t rows = cache_sizes().l2 / 2 / kStagedTileBytes;
+  const std::int64_t rows = cache_sizes().l2 / 4 / kStagedTileBytes;
   return rows < 64 ? 64 : rows;
 }
 
@@ -89,7 +91,7 @@ void stage_far_elements(unsigned char* stage, std::int64_t pitch, const unsigned
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
   if (count == kFarLinesAtOnce) {  // every pass but a short tile's last: a row's 8 copies unrolled
     for (std::int64_t k = 0; k < n; ++k)
-      copy_elements<W>(stage + k * pitch, 1, from + rows[k].indexed * w, far, kFarLinesAtOnce);
+      copy_elements_to_run<W, kFarLinesAtOnce>(stage + k * pitch, from + rows[k].indexed * w, far);
     return;
   }
   for (std::int64_t k = 0; k < n; ++k) copy_elements<W>(stage + k * pitch, 1, from + rows[k].indexed * w, far, count);
@@ -107,13 +109,14 @@ DMLREF_NOINLINE inline void stage_far_elements(unsigned char* stage, std::int64_
   }
 }
 
-/// A gather's rows [begin, end) with a far-strided block: for each tile of the block (kStagedTileBytes
-/// of each output row), the rows run in order of their input offset, so the tile's input lines
-/// are read in ascending order, one stream per element of the tile. A group of rows at a time, the
-/// tiles are assembled in a buffer, kFarLinesAtOnce streams at a time, then written row by row,
-/// with streaming stores when the output is too large for the caches to keep between tiles and its
-/// rows share one alignment. False, having done nothing, when there is no memory for the sorted
-/// list of rows or the buffer.
+/// A gather's rows [begin, end) with a far-strided block. The rows run in order of their input
+/// offset, a group (tile_group_rows()) at a time, so each tile's input lines are read in ascending
+/// order, one stream per element of the tile. For each tile of the block (kStagedTileBytes of each
+/// output row) in turn, the group's tiles are assembled in a buffer, kFarLinesAtOnce streams at a
+/// time, then written row by row, with streaming stores when the output is too large for the
+/// caches to keep and its rows share one alignment. All tiles of a group before the next group:
+/// the rows written, each often on a page of its own, stay in the TLB from one tile to the next.
+/// False, having done nothing, when there is no memory for the sorted list of rows or the buffer.
 template <class I>
 bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t end) noexcept {
   const std::int64_t n = end - begin;
@@ -142,12 +145,12 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
   const std::int64_t far = b.stride[kFrom];
   const std::int64_t far_at_once = kFarLinesAtOnce;
   unsigned char* const buffer = stage.get()->bytes;
-  for (std::int64_t j = 0; j < b.size;) {
-    const std::int64_t count = j == 0 && head > 0 ? head : (b.size - j < tile ? b.size - j : tile);
-    const unsigned char* const from = p.indexed + j * far * w;
-    unsigned char* const to = p.dense + j * b.stride[kTo] * w;
-    for (std::int64_t first = 0; first < n; first += group) {
-      const std::int64_t m = n - first < group ? n - first : group;
+  for (std::int64_t first = 0; first < n; first += group) {
+    const std::int64_t m = n - first < group ? n - first : group;
+    for (std::int64_t j = 0; j < b.size;) {
+      const std::int64_t count = j == 0 && head > 0 ? head : (b.size - j < tile ? b.size - j : tile);
+      const unsigned char* const from = p.indexed + j * far * w;
+      unsigned char* const to = p.dense + j * b.stride[kTo] * w;
       for (std::int64_t e = 0; e < count; e += far_at_once)
         stage_far_elements(buffer + e * w, kStagedTileBytes, from + e * far * w, far, std::min(far_at_once, count - e),
                            rows.get() + first, m, width);
@@ -158,8 +161,8 @@ bool gather_tiles_in_input_order(const Plan& p, std::int64_t begin, std::int64_t
         else if (b.stride[kTo] == 1) std::memcpy(dst, src, static_cast<std::size_t>(count * w));
         else copy_elements(dst, b.stride[kTo], src, 1, count, width);
       }
+      j += count;
     }
-    j += count;
   }
   if (stream) stream_fence();
   return true;
