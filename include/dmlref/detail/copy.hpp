@@ -94,7 +94,8 @@ void copy_elements(unsigned char* dst, std::int64_t to_stride, const unsigned ch
 /// elements moved a word to a store: a store per element would make stores a copy loop's bottleneck.
 template <std::size_t W, std::int64_t Count, class At>
 DMLREF_ALWAYS_INLINE std::uint64_t elements_in_word(const At& at) noexcept {
-  static_assert(Count * static_cast<std::int64_t>(W) <= 8, "the elements must fit one word");
+  static_assert((W == 1 || W == 2 || W == 4) && Count * static_cast<std::int64_t>(W) <= 8,
+                "narrow elements that fit one word");
   using Element = std::conditional_t<W == 1, std::uint8_t, std::conditional_t<W == 2, std::uint16_t, std::uint32_t>>;
   std::uint64_t word = 0;
   DMLREF_UNROLL_LOOP

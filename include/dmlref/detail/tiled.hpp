@@ -45,7 +45,7 @@ inline constexpr std::int64_t kFarLinesAtOnce = 8;
 /// Rows gather_tiles_in_input_order takes at a time: their tiles are assembled in a buffer of a
 /// quarter of the level-2 cache, then written row by row. The buffer shares the cache's sets with
 /// the far lines a pass reads and the lines prefetched ahead of them: at half the cache, most
-/// likely evicted by them, it took 1.3 times as long (docs/performance.md, "W9 transposed").
+/// likely evicted by them, it took 1.2 to 1.35 times as long (docs/performance.md, "W9 transposed").
 inline std::int64_t tile_group_rows() noexcept {
   const std::int64_t rows = cache_sizes().l2 / 4 / kStagedTileBytes;
   return rows < 64 ? 64 : rows;
@@ -89,7 +89,7 @@ template <std::size_t W>
 void stage_far_elements(unsigned char* stage, std::int64_t pitch, const unsigned char* from, std::int64_t far,
                         std::int64_t count, const TileRow* rows, std::int64_t n) noexcept {
   constexpr std::int64_t w = static_cast<std::int64_t>(W);
-  if (count == kFarLinesAtOnce) {  // every pass but a short tile's last: a row's 8 copies unrolled
+  if (count == kFarLinesAtOnce) {  // every pass but a short tile's last: a row's 8 elements, unrolled
     for (std::int64_t k = 0; k < n; ++k)
       copy_elements_to_run<W, kFarLinesAtOnce>(stage + k * pitch, from + rows[k].indexed * w, far);
     return;
