@@ -69,7 +69,8 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
     for (std::int64_t j = 0; j < picks; ++j) {
       std::int64_t a = indices[static_cast<std::size_t>(r * picks + j)];
       if (a < 0) a += n;
-      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[r / rows * rows * n + r % rows + a * rows]))
+      const std::int64_t at = r / rows * rows * n + r % rows + a * rows;
+      ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(r * picks + j)], storage[at]))
           << "rows " << rows << " n " << n << " picks " << picks << " threads " << threads << " offset " << offset
           << (all_or_nothing ? "" : " one pass") << " batches " << batches << " at (" << r << ", " << j << ")";
     }

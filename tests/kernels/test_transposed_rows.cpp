@@ -6,7 +6,7 @@
 // more whose rows share one alignment. These cases pin each of those: blocks shorter than, equal
 // to and not a multiple of a tile, outputs below and above the streaming size, output starts at
 // every alignment an element allows, row pitches that break the common alignment, duplicate and
-// negative indices, and shares on 2 and 3 threads. The shares and the 3-element blocks span
+// negative indices, every index type, and shares on 2 and 3 threads. The shares and the 3-element blocks span
 // several groups (the last one partial) wherever the level-2 cache is at most 8 MiB, the other
 // large outputs where it is at most 2 MiB, as in the `small_caches` test entry. Each is compared with a direct computation, and the bytes around the
 // output must stay untouched.
@@ -16,6 +16,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dmlref/dmlref.hpp"
@@ -36,7 +37,7 @@ struct TransposedCase {
   int threads = 1;
 };
 
-template <class T>
+template <class T, class I = std::int64_t>
 void check_transposed(const TransposedCase& tc) {
   constexpr std::int64_t w = sizeof(T);
   SCOPED_TRACE("rows " + std::to_string(tc.input_rows) + ", block " + std::to_string(tc.block) + ", picks " +
@@ -45,10 +46,11 @@ void check_transposed(const TransposedCase& tc) {
   std::vector<T> storage(static_cast<std::size_t>(tc.input_rows * tc.block));
   for (std::size_t e = 0; e < storage.size(); ++e) storage[e] = test_values::pattern<T>(static_cast<std::int64_t>(e));
   std::mt19937_64 rng(static_cast<std::uint64_t>(tc.input_rows * 31 + tc.block));
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(tc.picks));
+  std::vector<I> indices(static_cast<std::size_t>(tc.picks));
   for (auto& v : indices) {
-    v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(tc.input_rows));
-    if (rng() % 4 == 0) v -= tc.input_rows;  // negative: counts from the end
+    auto value = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(tc.input_rows));
+    if (std::is_signed_v<I> && rng() % 4 == 0) value -= tc.input_rows;  // negative: counts from the end
+    v = static_cast<I>(value);
   }
   // The output between guard bytes, starting start_bytes past a cache line.
   const std::int64_t pitch = tc.block + tc.pitch_extra;
@@ -59,14 +61,14 @@ void check_transposed(const TransposedCase& tc) {
   options.threads = tc.threads;
   const dmlref::Status s = dmlref::try_gather(
       TensorView<const T>(storage.data(), {tc.input_rows, tc.block}, {1, tc.input_rows}),
-      TensorView<const std::int64_t>(indices.data(), {1, tc.picks}),
+      TensorView<const I>(indices.data(), {1, tc.picks}),
       TensorView<T>(out, {tc.picks, tc.block}, {pitch, 1}), dmlref::GatherParams{0, 1}, options);
   ASSERT_TRUE(s) << s.message();
 
   std::vector<unsigned char> expected(buffer.bytes(), buffer.bytes() + buffer.size());
   for (std::int64_t i = 0; i < tc.picks; ++i) {
-    const std::int64_t row = indices[static_cast<std::size_t>(i)] < 0 ? indices[static_cast<std::size_t>(i)] + tc.input_rows
-                                                                      : indices[static_cast<std::size_t>(i)];
+    const auto value = static_cast<std::int64_t>(indices[static_cast<std::size_t>(i)]);
+    const std::int64_t row = value < 0 ? value + tc.input_rows : value;
     for (std::int64_t j = 0; j < tc.block; ++j)
       std::memcpy(expected.data() + (i * pitch + j) * w, &storage[static_cast<std::size_t>(row + j * tc.input_rows)], w);
   }
@@ -113,6 +115,17 @@ TYPED_TEST(TransposedRows, Shares) {
     TransposedCase tc{257, block, picks, 0, w, threads};
     check_transposed<T>(tc);
   }
+}
+
+// Every index type, over several groups of rows (on this host's L2 and smaller) with several
+// tiles each, unsigned values non-negative: the rows are walked and sorted by each type's values.
+template <class I>
+class TransposedRowsIndexTypes : public ::testing::Test {};
+TYPED_TEST_SUITE(TransposedRowsIndexTypes, IndexTypes, DataTypeNames);
+
+TYPED_TEST(TransposedRowsIndexTypes, SeveralGroupsOfRows) {
+  check_transposed<float, TypeParam>({301, 64 * 2 + 5, 9000, 0, 0});
+  check_transposed<dmlref::float16, TypeParam>({301, 128 + 3, 9000, 2, 6});
 }
 
 }  // namespace
