@@ -7,9 +7,9 @@
 // the 64-byte loop itself, and check every byte and the guards on both sides; then the operators
 // whose rows, staged lines and input copies go through it, with the output placed in the window.
 // Then copy_runs itself: rows through a ring of the last 16 (RunRing: a gather's copied 4 at a
-// time, a scatter's one at a time), and calls of at most 16 rows (copy_few_runs), on both sides of
-// the ring's size and of its groups, from any starting row, and for a scatter split by target,
-// within a range of targets.
+// time and prefetched where that gains, a scatter's one at a time), and calls of at most 16 rows
+// (copy_few_runs), on both sides of the ring's size and of its groups, from any starting row, and
+// for a scatter split by target, within a range of targets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -367,6 +367,49 @@ TEST(CopyRuns, RowRangesThatStartMidCall) {
       }
     }
   }
+}
+
+// RunRing prefetches a gather's rows that wait on their first line (shorter than
+// kFirstLineBoundBytes) or come from memory: IndexedTensor's rows, counted over the tuple and the
+// loop dimensions that move through it, outgrow half the last-level cache this process uses (the
+// small_caches entry: 2 MiB). A scatter's never. Then a gather of 1 KiB rows from an input just past
+// that size (under the small_caches entry; here, within 4 MiB) copies every row whole.
+TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
+  namespace detail = dmlref::detail;
+  using detail::Flow;
+  const std::int64_t half_cache = detail::cache_sizes().l3 / 2;
+  const std::int64_t length = detail::kFirstLineBoundBytes, fit = half_cache / length;
+  auto prefetches = [&](Flow flow, std::int64_t row_length, std::int64_t rows, std::int64_t batch,
+                        std::int64_t batch_stride) {
+    detail::Plan p;
+    p.flow = flow;
+    p.add_loop(batch, 0, 0, batch_stride);
+    p.add_tuple(rows, row_length, 0);
+    return detail::prefetches_short_rows(p, static_cast<std::size_t>(row_length));
+  };
+  EXPECT_TRUE(prefetches(Flow::gather, length - 64, 2, 1, 0));
+  EXPECT_FALSE(prefetches(Flow::gather, length, fit, 1, 0));
+  EXPECT_TRUE(prefetches(Flow::gather, length, fit + 1, 1, 0));
+  EXPECT_FALSE(prefetches(Flow::scatter, length, fit + 1, 1, 0));
+  EXPECT_FALSE(prefetches(Flow::scatter, length - 64, 2, 1, 0));
+  EXPECT_TRUE(prefetches(Flow::gather, length, fit / 2 + 1, 2, (fit / 2 + 1) * length));
+  EXPECT_FALSE(prefetches(Flow::gather, length, fit / 2 + 1, 2, 0));  // a broadcast batch reads the same rows
+
+  const std::int64_t cols = length / std::int64_t{sizeof(float)}, picks = 40;
+  const std::int64_t rows = std::min<std::int64_t>(fit + 1, 4096);
+  std::vector<float> in(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  std::vector<std::int64_t> picked(static_cast<std::size_t>(picks));
+  for (std::int64_t r = 0; r < picks; ++r)
+    picked[static_cast<std::size_t>(r)] = r % 4 == 1 ? -1 - (r * 97) % rows : (r * 97) % rows;
+  Placed gathered(static_cast<std::size_t>(picks * length), 16);
+  float* out = reinterpret_cast<float*>(gathered.data());
+  const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}),
+                                              TensorView<const std::int64_t>(picked.data(), {1, picks}),
+                                              TensorView<float>(out, {picks, cols}), {0, 1});
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_TRUE(rows_picked_whole(out, in.data(), picked.data(), picks, rows, cols)) << rows << " rows";
+  EXPECT_TRUE(gathered.guards_intact());
 }
 
 // A scatter split by target (threads over colliding rows) walks every row of its share and writes

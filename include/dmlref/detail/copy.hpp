@@ -311,12 +311,13 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 }
 
 /// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses, copied in the order
-/// recorded (docs/performance.md, "Short rows"). A gather prefetches each row's first line as it
-/// records it, which the hardware follows through the rest of a short run, and copies the ring's
-/// kRowGroup oldest rows at every kRowGroup-th: each copy finds its lines on their way (prefetched
-/// 12 to 15 rows before), the prefetches stay spread among the copies (a burst of them stalls),
-/// and the copies, a few in a loop, keep the walk's state out of memcpy's way. Short random rows
-/// from memory otherwise wait on DRAM in turn, as far apart as the core's reorder window reaches.
+/// recorded (docs/performance.md, "Short rows"). A gather copies the ring's kRowGroup oldest rows at
+/// every kRowGroup-th, so that the copies, a few in a loop, keep the walk's state out of memcpy's
+/// way. Where they gain (prefetches_short_rows), it also prefetches each row's first line as it
+/// records it, which the hardware follows through the rest of a short run: each copy
+/// then finds its lines on their way (prefetched 12 to 15 rows before), and the prefetches stay
+/// spread among the copies (a burst of them stalls). Short random rows from memory otherwise wait
+/// on DRAM in turn, as far apart as the core's reorder window reaches.
 /// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
 /// reads no line it writes; it copies its oldest row as each new one comes, which streams faster
 /// than groups. The walk holds the functor by value, so that its stores cannot alias the walk's
@@ -333,6 +334,7 @@ struct RunRing {
   std::size_t length;
   TargetRange range;
   bool stream;
+  bool prefetch;                ///< a gather's: prefetches_short_rows
   unsigned char** to;           ///< kRowBatch slots, in the caller's frame: the functor is copied
   const unsigned char** from;   ///< into the walk and back, so it stays small
   std::int64_t count = 0;       ///< rows recorded
@@ -342,7 +344,7 @@ struct RunRing {
     if constexpr (gather) {
       to[slot] = dense + d * w;
       from[slot] = indexed + y * w;
-      prefetch_line<false>(from[slot]);
+      if (prefetch) prefetch_line<false>(from[slot]);
       if (++count % kRowGroup == 0 && count >= kRowBatch)
         for (std::int64_t k = count - kRowBatch; k < count - kRowBatch + kRowGroup; ++k) copy(slot_of(k));
     } else {
@@ -400,6 +402,17 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
   }
 }
 
+/// Rows shorter than this wait on their first line for most of their copy, even from the cache.
+inline constexpr std::size_t kFirstLineBoundBytes = 1024;
+
+/// Whether RunRing prefetches a gather's rows: rows that wait on their first line, or that come
+/// from memory (IndexedTensor's rows outgrow half the last-level cache). Longer rows from the
+/// cache copy faster without (docs/performance.md, "Short rows").
+inline bool prefetches_short_rows(const Plan& p, std::size_t length) noexcept {
+  if (p.flow != Flow::gather) return false;
+  return length < kFirstLineBoundBytes || p.indexed_rows() > cache_sizes().l3 / 2 / static_cast<std::int64_t>(length);
+}
+
 /// Copies rows [begin, end) that are contiguous runs of `length` bytes, streamed (stream_run) when
 /// `stream`. A scatter copies only the rows whose target lies in `range`. Checked index values only
 /// (a plan that clamps takes copy_batched).
@@ -410,7 +423,9 @@ void copy_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRange 
     return copy_few_runs<F, I>(p, begin, end, range, length);
   unsigned char* to[kRowBatch];
   const unsigned char* from[kRowBatch];
-  const RunRing<F> ring{p.dense, p.indexed, static_cast<std::int64_t>(p.element_size), length, range, stream, to, from};
+  const bool prefetch = prefetches_short_rows(p, length);
+  const auto w = static_cast<std::int64_t>(p.element_size);
+  const RunRing<F> ring{p.dense, p.indexed, w, length, range, stream, prefetch, to, from};
   for_each_row<I, false>(p, begin, end, ring).finish();
 }
 

@@ -28,10 +28,7 @@ inline bool streams_rows(const Plan& p, const Share& s) noexcept {
   if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
   const std::int64_t length = p.block_elements() * static_cast<std::int64_t>(p.element_size);
   if (length < kStreamRunBytes) return false;
-  std::int64_t targets = 1;  // rows the output holds: the tuple's and the batch dimensions' sizes
-  for (int t = 0; t < p.tuple_length; ++t) targets *= p.tuple[t].size;
-  for (int d = 0; d < p.loop_rank; ++d)
-    if (p.loop[d].stride[kIndexed] != 0) targets *= p.loop[d].size;
+  const std::int64_t targets = p.indexed_rows();  // rows the output holds
   const std::int64_t rows = s.end - s.begin;
   return (rows < targets ? rows : targets) >= stream_bytes() / length;
 }

@@ -120,6 +120,15 @@ struct Plan {
     for (int d = 0; d < loop_rank; ++d) rows *= loop[d].size;
     return rows;
   }
+  /// Rows IndexedTensor holds, as far as the rows walked reach: the tuple's sizes and the sizes of
+  /// the loop dimensions that move through it.
+  std::int64_t indexed_rows() const noexcept {
+    std::int64_t rows = 1;
+    for (int t = 0; t < tuple_length; ++t) rows *= tuple[t].size;
+    for (int d = 0; d < loop_rank; ++d)
+      if (loop[d].stride[kIndexed] != 0) rows *= loop[d].size;
+    return rows;
+  }
   /// Rows per iteration of the innermost loop dimension.
   std::int64_t inner_size() const noexcept { return loop_rank > 0 ? loop[loop_rank - 1].size : 1; }
   std::int64_t block_elements() const noexcept {
