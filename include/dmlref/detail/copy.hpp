@@ -313,11 +313,11 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 /// The row functor of copy_runs: a ring of the last kRowBatch rows' addresses, copied in the order
 /// recorded (docs/performance.md, "Short rows"). A gather copies the ring's kRowGroup oldest rows at
 /// every kRowGroup-th, so that the copies, a few in a loop, keep the walk's state out of memcpy's
-/// way. Where they gain (prefetches_short_rows), it also prefetches each row's first line as it
-/// records it, which the hardware follows through the rest of a short run: each copy
-/// then finds its lines on their way (prefetched 12 to 15 rows before), and the prefetches stay
-/// spread among the copies (a burst of them stalls). Short random rows from memory otherwise wait
-/// on DRAM in turn, as far apart as the core's reorder window reaches.
+/// way. Where that gains (prefetches_short_rows), it also prefetches each row's first line as it
+/// records it, which the hardware follows through the rest of a short run: each copy then finds
+/// its lines on their way (prefetched 12 to 15 rows before), and the prefetches stay spread among
+/// the copies (a burst of them stalls). Short random rows from memory otherwise wait on DRAM in
+/// turn, as far apart as the core's reorder window reaches.
 /// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
 /// reads no line it writes; it copies its oldest row as each new one comes, which streams faster
 /// than groups. The walk holds the functor by value, so that its stores cannot alias the walk's
