@@ -21,11 +21,18 @@
 
 namespace dmlref::detail {
 
+/// Whether an output that a scatter's copy of InputTensor has just written whole is still in the
+/// last-level cache: it fits in half of it (Plan::output_cached).
+inline bool copied_output_stays_cached(std::int64_t output_extent) noexcept {
+  return output_extent <= cache_sizes().l3 / 2;
+}
+
 /// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
 /// few cache lines at least, more than stream_bytes() of them, into an output with that much room
-/// for them (a smaller output stays in the caches, where streaming would only evict it).
+/// for them (a smaller output stays in the caches, where streaming would only evict it), unless
+/// the output is in the cache already (Plan::output_cached).
 inline bool streams_rows(const Plan& p, const Share& s) noexcept {
-  if (p.flow != Flow::scatter || p.combine != nullptr || !DMLREF_HAS_STREAMING_STORES) return false;
+  if (p.flow != Flow::scatter || p.combine != nullptr || p.output_cached || !DMLREF_HAS_STREAMING_STORES) return false;
   const std::int64_t length = p.block_elements() * static_cast<std::int64_t>(p.element_size);
   if (length < kStreamRunBytes) return false;
   const std::int64_t targets = p.indexed_rows();  // rows the output holds

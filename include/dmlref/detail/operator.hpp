@@ -259,7 +259,7 @@ template <class Op, class Kernels>
 Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
                     const Kernels& kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
-  const Plan plan = make_plan<Op>(t, params, options, kernels);
+  Plan plan = make_plan<Op>(t, params, options, kernels);
   if constexpr (Op::flow == Flow::gather) {
     const std::int64_t output_extent = t.layout[t.count - 1].extent;
     if (may_gather_through_scratch(plan, output_extent))
@@ -276,6 +276,7 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
     if (!in_place(t) && !fuses_input_copy(plan)) {
       copy_tensor(t.output(), t.input(), options);
       written = true;
+      plan.output_cached = copied_output_stays_cached(t.layout[t.count - 1].extent);
     }
     if (params.Reduction != Reduction::none) runner = kernels.reduce;
   }

@@ -93,6 +93,10 @@ struct Plan {
   /// their rows, and before a stretch with a bad one sets *bad_line and stops (take_from_line).
   /// Null: the values are checked already.
   bool* bad_line = nullptr;
+  /// A scatter whose OutputTensor the copy of InputTensor has just written whole, and which fits
+  /// in the last-level cache (copied_output_stays_cached): streaming its rows would only evict
+  /// those lines. Set by run_operator.
+  bool output_cached = false;
 
   void add_loop(std::int64_t size, std::int64_t dense_stride, std::int64_t index_stride,
                 std::int64_t indexed_stride, std::int64_t source_stride = 0) noexcept {
