@@ -371,14 +371,14 @@ TEST(CopyRuns, RowRangesThatStartMidCall) {
 
 // RunRing prefetches a gather's rows that wait on their first line (shorter than
 // kFirstLineBoundBytes) or come from memory: IndexedTensor's rows, counted over the tuple and the
-// loop dimensions that move through it, outgrow half the last-level cache this process uses (the
-// small_caches entry: 2 MiB). A scatter's never. Then a gather of 1 KiB rows from an input just past
-// that size (under the small_caches entry; here, within 4 MiB) copies every row whole.
+// loop dimensions that move through it, outgrow cached_bytes(): half the last-level cache this
+// process uses (the small_caches entry: 2 MiB). A scatter's never. Then a gather of 1 KiB rows
+// from an input just past that size (under the small_caches entry; here, within 4 MiB) copies
+// every row whole.
 TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
   namespace detail = dmlref::detail;
   using detail::Flow;
-  const std::int64_t half_cache = detail::cache_sizes().l3 / 2;
-  const std::int64_t length = detail::kFirstLineBoundBytes, fit = half_cache / length;
+  const std::int64_t length = detail::kFirstLineBoundBytes, fit = detail::cached_bytes() / length;
   auto prefetches = [&](Flow flow, std::int64_t row_length, std::int64_t rows, std::int64_t batch,
                         std::int64_t batch_stride) {
     detail::Plan p;

@@ -21,17 +21,21 @@ namespace dmlref::detail {
 
 /// The shortest run a scatter streams.
 inline constexpr std::int64_t kStreamRunBytes = 256;
+/// The bytes of one call that the last-level cache can be expected to keep: half of it, as the
+/// other tensors of the call and other work share it.
+inline std::int64_t cached_bytes() noexcept { return cache_sizes().l3 / 2; }
+
 /// Outputs at least this large are written with streaming stores, which skip reading the lines
 /// they overwrite; smaller ones stay in the caches, where streaming would only evict them. A host
-/// whose last-level cache holds less streams from half of it.
+/// whose last-level cache holds less streams from cached_bytes().
 inline std::int64_t stream_bytes() noexcept {
   constexpr std::int64_t most = 4 * 1024 * 1024;
-  const std::int64_t half_cache = cache_sizes().l3 / 2;
-  return half_cache < most ? half_cache : most;
+  const std::int64_t cached = cached_bytes();
+  return cached < most ? cached : most;
 }
 
 /// glibc's memcpy moves runs from about 2 KiB up with `rep movsb` on CPUs that report fast short
-/// `rep movs`. On AMD Zen 3 that runs 10 to 25 times slower when the destination starts 1 to 31
+/// `rep movs`. On AMD Zen 3 that runs many times slower when the destination starts 1 to 31
 /// bytes past the source modulo 4 KiB (glibc bug 30994; docs/performance.md, "Runs that memcpy
 /// copies slowly"), a distance two buffers from one allocator easily have. On such a machine
 /// (slow_aliased_memcpy()) copy_run moves those runs 64 bytes at a time itself; elsewhere memcpy
@@ -319,8 +323,8 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 /// the copies (a burst of them stalls). Short random rows from memory otherwise wait on DRAM in
 /// turn, as far apart as the core's reorder window reaches.
 /// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
-/// reads no line it writes; it copies its oldest row as each new one comes, which streams faster
-/// than groups. The walk holds the functor by value, so that its stores cannot alias the walk's
+/// reads no line it writes; it copies its oldest row as each new one comes, not in groups
+/// (docs/performance.md, "Short rows"). The walk holds the functor by value, so that its stores cannot alias the walk's
 /// state.
 template <Flow F>
 struct RunRing {
@@ -406,11 +410,12 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
 inline constexpr std::size_t kFirstLineBoundBytes = 1024;
 
 /// Whether RunRing prefetches a gather's rows: rows that wait on their first line, or that come
-/// from memory (IndexedTensor's rows outgrow half the last-level cache). Longer rows from the
-/// cache copy faster without (docs/performance.md, "Short rows").
+/// from memory (IndexedTensor's rows outgrow cached_bytes()). Longer rows from the cache find their
+/// lines in time without it, and the prefetches only add to the loop (docs/performance.md, "Short
+/// rows").
 inline bool prefetches_short_rows(const Plan& p, std::size_t length) noexcept {
   if (p.flow != Flow::gather) return false;
-  return length < kFirstLineBoundBytes || p.indexed_rows() > cache_sizes().l3 / 2 / static_cast<std::int64_t>(length);
+  return length < kFirstLineBoundBytes || p.indexed_rows() > cached_bytes() / static_cast<std::int64_t>(length);
 }
 
 /// Copies rows [begin, end) that are contiguous runs of `length` bytes, streamed (stream_run) when

@@ -22,10 +22,8 @@
 namespace dmlref::detail {
 
 /// Whether an output that a scatter's copy of InputTensor has just written whole is still in the
-/// last-level cache: it fits in half of it (Plan::output_cached).
-inline bool copied_output_stays_cached(std::int64_t output_extent) noexcept {
-  return output_extent <= cache_sizes().l3 / 2;
-}
+/// last-level cache (Plan::output_cached).
+inline bool copied_output_stays_cached(std::int64_t output_extent) noexcept { return output_extent <= cached_bytes(); }
 
 /// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
 /// few cache lines at least, more than stream_bytes() of them, into an output with that much room
