@@ -7,6 +7,9 @@
 // (no separate check: the copy alone), and a plain read of the bytes every correct implementation
 // must read once (the indices; for W2, the input, whose rows are read whole).
 //
+// Last, one core's read bandwidth by buffer size: where it falls is the last-level cache a
+// guest really gets, which on a shared host can be far less than the size the machine reports.
+//
 //   dmlref_floors            medians of 15 runs, wall clock, 1 thread
 #include <algorithm>
 #include <atomic>
@@ -83,6 +86,16 @@ void gather_elements(const char* name, std::mt19937_64& rng) {
          median_ms([&] { run(IndexPolicy::clamp); }), "indices", read_ms(indices.data(), indices.size() * 8));
 }
 
+/// GB/s of one plain read of buffers from 8 MiB to 256 MiB, each read twice before it is timed.
+void read_bandwidth_by_size() {
+  std::printf("one core's read bandwidth by buffer size (GB/s):");
+  for (std::size_t mib : {8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256}) {
+    const std::vector<unsigned char> buffer(mib << 20, 1);
+    std::printf(" %zu MiB %.1f%s", mib, static_cast<double>(buffer.size()) / read_ms(buffer.data(), buffer.size()) / 1e6,
+                mib == 256 ? "\n" : ",");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -126,5 +139,6 @@ int main() {
   }
   gather_elements<dmlref::float16>("W7 W3 float16", rng);
   gather_elements<std::int8_t>("W7 W3 int8", rng);
+  read_bandwidth_by_size();
   return 0;
 }
