@@ -10,6 +10,8 @@ __version__: str
 
 IndexPolicy = Literal["error", "clamp"]
 Reduction = Literal["none", "add", "mul", "max", "min"]
+# None, a DML_FEATURE_LEVEL value (0x3000) or its name ("3_0", "3.0", "0x3000", "DML_FEATURE_LEVEL_3_0").
+FeatureLevel = Union[None, int, str]
 # numpy arrays, torch tensors (any __dlpack__ object), or anything numpy.asarray takes (inputs).
 ArrayLike = Any
 # An output coordinate for explain_*: ints in the call's rank (an int alone for a 1-D output).
@@ -33,6 +35,7 @@ class Error(ValueError):
     target_size: Optional[int]
     target_position: Optional[Tuple[int, ...]]
     output_partly_written: bool
+    feature_level: Optional[int]
 
 class IndexOutOfRangeError(Error, IndexError):
     """An index value outside its dimension (code 'index_out_of_range')."""
@@ -49,6 +52,8 @@ def gather(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER (numpy.take); returns out, or a new numpy array."""
 
@@ -61,6 +66,8 @@ def gather_elements(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ELEMENTS (numpy.take_along_axis)."""
 
@@ -74,6 +81,8 @@ def gather_nd(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ND."""
 
@@ -88,6 +97,8 @@ def gather_nd1(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_GATHER_ND1."""
 
@@ -103,6 +114,8 @@ def scatter(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS; numpy.put_along_axis); out=input is in place."""
 
@@ -118,6 +131,8 @@ def scatter_elements(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter."""
 
@@ -134,6 +149,8 @@ def scatter_nd(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Any:
     """DML_OPERATOR_SCATTER_ND; out=input is in place."""
 
@@ -149,6 +166,8 @@ def explain_gather(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` (padded rank D) of gather(...) comes from."""
 
@@ -161,6 +180,8 @@ def explain_gather_elements(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_elements(...) comes from."""
 
@@ -174,6 +195,8 @@ def explain_gather_nd(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_nd(...) comes from."""
 
@@ -188,6 +211,8 @@ def explain_gather_nd1(
     index_policy: IndexPolicy = "error",
     threads: int = 1,
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` of gather_nd1(...) comes from."""
 
@@ -203,6 +228,8 @@ def explain_scatter(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` of scatter(...) comes from: every update that addresses it, in order."""
 
@@ -218,6 +245,8 @@ def explain_scatter_elements(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """The same as explain_scatter."""
 
@@ -234,5 +263,7 @@ def explain_scatter_nd(
     threads: int = 1,
     reduction: Reduction = "none",
     all_or_nothing: bool = True,
+    feature_level: FeatureLevel = None,
+    allow_scratch: bool = True,
 ) -> Provenance:
     """Where element `at` of scatter_nd(...) comes from."""

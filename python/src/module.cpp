@@ -103,6 +103,7 @@ PyObject* raise(const Error& e) {
       {"target_size", int_or_none(e.target_size, index)},
       {"target_position", coordinate_or_none(e.target_position, e.code == ErrorCode::scatter_collision)},
       {"output_partly_written", PyBool_FromLong(e.output_partly_written ? 1 : 0)},
+      {"feature_level", int_or_none(e.feature_level, e.feature_level != 0)},
   };
   bool ok = true;
   for (const Attribute& a : attributes) {
@@ -131,7 +132,14 @@ Error make_error(ErrorCode code, const char* op, const char* tensor, const char*
 
 // ---- argument parsing ----------------------------------------------------------------------------
 
-constexpr int kMaxParams = 13;
+constexpr int kMaxParams = 16;
+
+/// The keyword-only options that end every operator function's parameters, in this order.
+struct CommonOptions {
+  PyObject* all_or_nothing = nullptr;
+  PyObject* feature_level = nullptr;
+  PyObject* allow_scratch = nullptr;
+};
 
 /// A function's parameters: `positional` positional-or-keyword ones (the first `required` of them
 /// required), then keyword-only ones.
@@ -151,10 +159,11 @@ struct Signature {
     return true;
   }
 
-  /// The value parse() filled in for all_or_nothing (nullptr: not given). Every operator function
-  /// takes it last, after parameters whose number differs between them.
-  PyObject* all_or_nothing(PyObject* const* values) const {
-    return count > 0 && std::strcmp(params[count - 1], "all_or_nothing") == 0 ? values[count - 1] : nullptr;
+  /// The values parse() filled in for the options every operator function takes last, after
+  /// parameters whose number differs between them (nullptr: not given).
+  CommonOptions common_options(PyObject* const* values) const {
+    if (count < 3 || std::strcmp(params[count - 3], "all_or_nothing") != 0) return CommonOptions{};
+    return CommonOptions{values[count - 3], values[count - 2], values[count - 1]};
   }
 
   /// Fills values[0..count) (nullptr: not given). False with a TypeError set.
@@ -252,18 +261,52 @@ int choice(PyObject* value, const char* fn, const char* arg, const char* const* 
   return -1;
 }
 
-/// index_policy, check_collisions (when the function has it), threads, all_or_nothing.
+/// A feature_level argument: None, a DML_FEATURE_LEVEL value (an int, which the operator checks)
+/// or its name as the CLI takes it ("3_0", "3.0", "0x3000", "DML_FEATURE_LEVEL_3_0"). False with
+/// TypeError or ValueError set.
+bool read_feature_level(const char* fn, PyObject* value, std::uint32_t& out) {
+  out = 0;
+  if (value == nullptr || value == Py_None) return true;
+  if (PyUnicode_Check(value)) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(value, &size);
+    if (text == nullptr) return false;
+    out = dmlref::feature_level::parse(std::string_view(text, static_cast<std::size_t>(size)));
+    if (out != 0) return true;
+    PyErr_Format(PyExc_ValueError,
+                 "%s(): feature_level must name a DirectML feature level (1_0, 2_0, 2_1, 3_0, 3_1, 4_0, 4_1, "
+                 "5_0, 5_1, 5_2, 6_0 ... 6_4; also written 3.0, 0x3000 or DML_FEATURE_LEVEL_3_0), not %R",
+                 fn, value);
+    return false;
+  }
+  long long v = 0;
+  if (!index_value(value, fn, "feature_level", "None, an int or a str", v)) return false;
+  if (v < 0 || v > static_cast<long long>(std::numeric_limits<std::uint32_t>::max())) {
+    PyErr_Format(PyExc_ValueError, "%s(): feature_level must be a DML_FEATURE_LEVEL value (0x1000 ... 0x6400), not %R",
+                 fn, value);
+    return false;
+  }
+  out = static_cast<std::uint32_t>(v);
+  return true;
+}
+
+/// A bool option: its truth value, when given.
+bool read_flag(PyObject* value, bool& out) {
+  if (value == nullptr) return true;
+  const int truth = PyObject_IsTrue(value);
+  if (truth < 0) return false;
+  out = truth != 0;
+  return true;
+}
+
+/// index_policy, check_collisions (when the function has it), threads, and the common options.
 bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObject* threads,
-                  PyObject* all_or_nothing, dmlref::Options& o) {
+                  const CommonOptions& common, dmlref::Options& o) {
   static const char* const policies[] = {"error", "clamp"};
   const int p = choice(policy, fn, "index_policy", policies, 2, 0);
   if (p < 0) return false;
   o.index_policy = p == 0 ? dmlref::IndexPolicy::error : dmlref::IndexPolicy::clamp;
-  if (collisions != nullptr) {
-    const int truth = PyObject_IsTrue(collisions);
-    if (truth < 0) return false;
-    o.check_collisions = truth != 0;
-  }
+  if (!read_flag(collisions, o.check_collisions)) return false;
   if (threads != nullptr) {
     long long v = 0;
     if (!index_value(threads, fn, "threads", "an int", v)) return false;
@@ -273,12 +316,9 @@ bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObje
     }
     o.threads = static_cast<int>(v);
   }
-  if (all_or_nothing != nullptr) {
-    const int truth = PyObject_IsTrue(all_or_nothing);
-    if (truth < 0) return false;
-    o.all_or_nothing = truth != 0;
-  }
-  return true;
+  return read_flag(common.all_or_nothing, o.all_or_nothing) &&
+         read_feature_level(fn, common.feature_level, o.feature_level) &&
+         read_flag(common.allow_scratch, o.allow_scratch);
 }
 
 bool read_reduction(const char* fn, PyObject* value, dmlref::Reduction& out) {
@@ -959,7 +999,7 @@ PyObject* complete(Call& c, bool scatter, Sizes&& sizes_of, Run&& run, bool expl
 enum GatherArgs { kGIn, kGIdx, kGAxis, kGIndexDims, kGOut, kGPolicy, kGThreads };
 Signature g_gather{"dmlref.gather", 4, 2,
                    {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads",
-                    "all_or_nothing", nullptr}};
+                    "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_gather = explain_signature("dmlref.explain_gather", g_gather);
 
 PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -972,7 +1012,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
   Shape at;
   if (!uint_attribute(v[kGAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
       !uint_attribute(v[kGIndexDims], c.indices.rank, c.fn, c.op, "IndexDimensions", params.IndexDimensions) ||
-      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], sig.all_or_nothing(v), c.options) ||
+      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], sig.common_options(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kGOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -984,7 +1024,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
 
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
-                            {"input", "indices", "axis", "out", "index_policy", "threads", "all_or_nothing", nullptr}};
+                            {"input", "indices", "axis", "out", "index_policy", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_gather_elements = explain_signature("dmlref.explain_gather_elements", g_gather_elements);
 
 PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -996,7 +1036,7 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
   dmlref::GatherElementsParams params;
   Shape at;
   if (!uint_attribute(v[kEAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], sig.all_or_nothing(v), c.options) ||
+      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], sig.common_options(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kEOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1012,10 +1052,10 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
 enum NDArgs { kNIn, kNIdx, kNInputCount, kNIndicesCount, kNBatch, kNOut, kNPolicy, kNThreads };
 Signature g_gather_nd{"dmlref.gather_nd", 4, 2,
                       {"input", "indices", "input_dimension_count", "indices_dimension_count", "out", "index_policy",
-                       "threads", "all_or_nothing", nullptr}};
+                       "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_gather_nd1{"dmlref.gather_nd1", 5, 2,
                        {"input", "indices", "input_dimension_count", "indices_dimension_count", "batch_dimension_count",
-                        "out", "index_policy", "threads", "all_or_nothing", nullptr}};
+                        "out", "index_policy", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_gather_nd = explain_signature("dmlref.explain_gather_nd", g_gather_nd);
 Signature g_explain_gather_nd1 = explain_signature("dmlref.explain_gather_nd1", g_gather_nd1);
 
@@ -1039,7 +1079,7 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
                       params.IndicesDimensionCount) ||
       (nd1 && !uint_attribute(v[kNBatch], 0, c.fn, c.op, "BatchDimensionCount", params.BatchDimensionCount)) ||
       !read_options(c.fn, policy, nullptr, threads,
-                    sig.all_or_nothing(v), c.options) || (explain && !read_coordinate(c.fn, out, at)))
+                    sig.common_options(v), c.options) || (explain && !read_coordinate(c.fn, out, at)))
     return nullptr;
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1066,7 +1106,7 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
 enum ScatterArgs { kSIn, kSIdx, kSUpd, kSAxis, kSOut, kSPolicy, kSCollisions, kSThreads, kSReduction };
 Signature g_scatter{"dmlref.scatter", 4, 3,
                     {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                     "reduction", "all_or_nothing", nullptr}};
+                     "reduction", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_scatter_elements = renamed("dmlref.scatter_elements", g_scatter);
 Signature g_explain_scatter = explain_signature("dmlref.explain_scatter", g_scatter);
 Signature g_explain_scatter_elements = explain_signature("dmlref.explain_scatter_elements", g_scatter);
@@ -1080,7 +1120,7 @@ PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* ar
   dmlref::ScatterParams params;
   Shape at;
   if (!uint_attribute(v[kSAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], sig.all_or_nothing(v), c.options) ||
+      !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], sig.common_options(v), c.options) ||
       !read_reduction(c.fn, v[kSReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1103,7 +1143,7 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
                      kSNThreads, kSNReduction };
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
-                        "index_policy", "check_collisions", "threads", "reduction", "all_or_nothing", nullptr}};
+                        "index_policy", "check_collisions", "threads", "reduction", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_scatter_nd = explain_signature("dmlref.explain_scatter_nd", g_scatter_nd);
 
 PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1117,7 +1157,7 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
   if (!uint_attribute(v[kSNInputCount], c.input.rank, c.fn, c.op, "InputDimensionCount", params.InputDimensionCount) ||
       !uint_attribute(v[kSNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
-      !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], sig.all_or_nothing(v), c.options) ||
+      !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], sig.common_options(v), c.options) ||
       !read_reduction(c.fn, v[kSNReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSNOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1140,13 +1180,13 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
 
 enum OnnxGatherArgs { kOGData, kOGIdx, kOGAttr, kOGOut, kOGPolicy, kOGThreads };
 Signature g_onnx_gather{"dmlref.onnx.gather", 3, 2, {"data", "indices", "axis", "out", "index_policy", "threads",
-                                                     "all_or_nothing", nullptr}};
+                                                     "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_gather_elements{"dmlref.onnx.gather_elements", 3, 2,
                                  {"data", "indices", "axis", "out", "index_policy", "threads",
-                                  "all_or_nothing", nullptr}};
+                                  "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_gather_nd{"dmlref.onnx.gather_nd", 3, 2,
                            {"data", "indices", "batch_dims", "out", "index_policy", "threads",
-                            "all_or_nothing", nullptr}};
+                            "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_explain_gather = explain_signature("dmlref.onnx.explain_gather", g_onnx_gather);
 Signature g_onnx_explain_gather_elements =
     explain_signature("dmlref.onnx.explain_gather_elements", g_onnx_gather_elements);
@@ -1164,7 +1204,7 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
   std::int64_t attr = 0;
   Shape at;
   if (!int_attribute(v[kOGAttr], c.fn, which == OnnxGather::nd ? "batch_dims" : "axis", attr) ||
-      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], sig.all_or_nothing(v), c.options) ||
+      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], sig.common_options(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[kOGOut], at)))
     return nullptr;
   const dmlref::TensorDesc data = c.input.natural_desc(), idx = c.indices.natural_desc();
@@ -1203,13 +1243,13 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
 // onnx.scatter_nd(data, indices, updates, reduction="none", *, ...)
 Signature g_onnx_scatter{"dmlref.onnx.scatter", 4, 3,
                          {"data", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                          "all_or_nothing", nullptr}};
+                          "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
                                   {"data", "indices", "updates", "axis", "reduction", "out", "index_policy",
-                                   "check_collisions", "threads", "all_or_nothing", nullptr}};
+                                   "check_collisions", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
-                             "threads", "all_or_nothing", nullptr}};
+                             "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_explain_scatter = explain_signature("dmlref.onnx.explain_scatter", g_onnx_scatter);
 Signature g_onnx_explain_scatter_elements =
     explain_signature("dmlref.onnx.explain_scatter_elements", g_onnx_scatter_elements);
@@ -1233,7 +1273,7 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, bool expl
   Shape at;
   if (!int_attribute(axis, c.fn, "axis", a) || !read_reduction(c.fn, reduction, r) ||
       !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3],
-                    sig.all_or_nothing(v), c.options) ||
+                    sig.common_options(v), c.options) ||
       (explain && !read_coordinate(c.fn, v[first_kw], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.natural_desc(), upd = c.updates.natural_desc();
@@ -1283,7 +1323,12 @@ PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
   "    it is returned. Without it, the result is a new C-contiguous numpy array.\n"                          \
   "index_policy: 'error' (an out-of-range index raises IndexOutOfRangeError) or 'clamp' (WebNN's\n"          \
   "    arithmetic: clamp to [-n, n-1], then add n if negative).\n"                                           \
-  "threads: most threads the call may use; the result does not depend on it. The GIL is released.\n\n"      \
+  "threads: most threads the call may use; the result does not depend on it. The GIL is released.\n"         \
+  "all_or_nothing: False checks each block of indices just before it is copied (one pass); a failed\n"       \
+  "    call may then leave out= holding the rows before the first bad index.\n"                              \
+  "feature_level: None, or a DML_FEATURE_LEVEL ('3_0', '3.0', 0x3000): accept only what DirectML\n"          \
+  "    accepts at that level (dmlref.Error, code 'feature_level_too_low', otherwise).\n"                     \
+  "allow_scratch: False: the call allocates no heap scratch (slower for some strided layouts).\n\n"          \
   "Raises dmlref.Error (a ValueError) or dmlref.IndexOutOfRangeError for what the operator rejects\n"        \
   "(nothing is written then), TypeError for dtypes dmlref does not take (bool, complex, object,\n"           \
   "non-native byte order).\n"
@@ -1294,27 +1339,27 @@ PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
 
 const char* const kGatherDoc =
     "gather($module, /, input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_GATHER: slices of input along Axis, picked by indices (numpy.take).\n\n"
     "axis: Axis, 0..D-1.\n"
     "index_dimensions: IndexDimensions, how many trailing dimensions of indices are meaningful;\n"
     "    None: the rank of indices as given (0 for a 0-d index).\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherElementsDoc =
     "gather_elements($module, /, input, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ELEMENTS: output[i][j] = input[indices[i][j]][j] for axis 0\n"
     "(numpy.take_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherNDDoc =
     "gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "out=None, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
+    "out=None, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ND: the last dimension of indices holds index tuples into input; each selects\n"
     "a block of input (ONNX GatherND, batch_dims 0).\n\n"
     "input_dimension_count, indices_dimension_count: InputDimensionCount and IndicesDimensionCount;\n"
     "    None: the ranks of input and indices as given.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherND1Doc =
     "gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
+    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ND1: gather_nd with BatchDimensionCount leading batch dimensions shared by\n"
     "input and indices (ONNX GatherND with batch_dims).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1326,19 +1371,19 @@ const char* const kGatherND1Doc =
   "out=input scatters in place.\n"
 const char* const kScatterDoc =
     "scatter($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): a copy of input with every update written at its own\n"
     "coordinate, the Axis coordinate taken from indices (numpy.put_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterElementsDoc =
     "scatter_elements($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter.\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterNDDoc =
     "scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, out=None, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none', all_or_nothing=True)\n--\n\n"
+    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_SCATTER_ND: a copy of input with each block of updates written where its index tuple\n"
     "points (ONNX ScatterND).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1349,34 +1394,34 @@ const char* const kScatterNDDoc =
   "(data, indices, updates, output).\n"
 const char* const kOnnxGatherDoc =
     "gather($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX Gather: numpy.take(data, indices, axis). axis may be negative; indices may be 0-d.\n"
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherElementsDoc =
     "gather_elements($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX GatherElements: numpy.take_along_axis(data, indices, axis); indices may be smaller than\n"
     "data off the axis.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherNDDoc =
     "gather_nd($module, /, data, indices, batch_dims=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX GatherND with batch_dims.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 #define DMLREF_ONNX_SCATTER_DOC                                                                              \
   "check_collisions: raise dmlref.Error when two updates write one element (reduction 'none' only).\n"      \
   "out=data scatters in place.\n"
 const char* const kOnnxScatterDoc =
     "scatter($module, /, data, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "The deprecated ONNX Scatter: scatter_elements without a reduction.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterElementsDoc =
     "scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, out=None, "
-    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX ScatterElements (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n"
     DMLREF_ONNX_SCATTER_DOC DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterNDDoc =
     "scatter_nd($module, /, data, indices, updates, reduction='none', *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX ScatterND (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 
@@ -1397,67 +1442,67 @@ const char* const kOnnxScatterNDDoc =
 
 const char* const kExplainGatherDoc =
     "explain_gather($module, /, input, indices, axis=0, index_dimensions=None, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.gather(input, indices, axis, index_dimensions) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherElementsDoc =
     "explain_gather_elements($module, /, input, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.gather_elements(input, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherNDDoc =
     "explain_gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "at, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
+    "at, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.gather_nd(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherND1Doc =
     "explain_gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True)\n--\n\n"
+    "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.gather_nd1(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterDoc =
     "explain_scatter($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.scatter(input, indices, updates, axis) comes from. Explain an\n"
     "in-place scatter before running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "The same as explain_scatter (DirectML's newer name for the operator).\n\n" DMLREF_EXPLAIN_DML_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterNDDoc =
     "explain_scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, at, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none', all_or_nothing=True)\n--\n\n"
+    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.scatter_nd(...) comes from. Explain an in-place scatter before\n"
     "running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherDoc =
     "explain_gather($module, /, data, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather(data, indices, axis) comes from.\n\n" DMLREF_EXPLAIN_ONNX_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherElementsDoc =
     "explain_gather_elements($module, /, data, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_elements(data, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherNDDoc =
     "explain_gather_nd($module, /, data, indices, batch_dims=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_nd(data, indices, batch_dims) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterDoc =
     "explain_scatter($module, /, data, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter(data, indices, updates, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, at, "
-    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_elements(data, indices, updates, axis, reduction) comes\n"
     "from; a reduction's steps are the operator's own arithmetic (float16 rounds after each).\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterNDDoc =
     "explain_scatter_nd($module, /, data, indices, updates, reduction='none', *, at, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_nd(data, indices, updates, reduction) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 
@@ -1530,7 +1575,7 @@ PyObject* make_exception(const char* name, const char* doc, PyObject* bases) {
   if (dict == nullptr) return nullptr;
   const char* attributes[] = {"code",     "operator",      "tensor",           "field",       "field_index",
                               "expected", "actual",        "rule",             "position",    "target_tensor",
-                              "target_dimension", "target_size", "target_position"};
+                              "target_dimension", "target_size", "target_position", "feature_level"};
   for (const char* a : attributes)
     if (PyDict_SetItemString(dict, a, Py_None) != 0) {
       Py_DECREF(dict);
