@@ -9,7 +9,10 @@
 //     output of stream_bytes() or more, from staged lines (GatherElements, both modes, lines alone
 //     and in groups) and from lines read in place (Gather on the last axis);
 //   - staged element scatters that fuse the copy of InputTensor (staged.hpp, streams_lines_back):
-//     stream each staged line back whole into an output of stream_bytes() or more.
+//     stream each staged line back whole into an output of stream_bytes() or more;
+//   - all-or-nothing gathers through scratch (execute.hpp, copy_from_scratch): 1- and 2-byte
+//     elements by int64 indices, whose scratch is streamed to a packed output of stream_bytes() or
+//     more.
 // The threshold follows the caches (DMLREF_CACHE_SIZES): the ctest entry dmlref_tests.small_caches
 // runs these with a threshold of 1 MiB (the only run of the narrow elements on most hosts). test_transposed_rows.cpp and test_streamed_scatter.cpp
 // pin the other conditions of each path.
@@ -252,7 +255,8 @@ TYPED_TEST(StreamThreshold, ScatterOfLongRows) {
 }
 
 // GatherElements with the output one element short of the threshold and one line over it, in
-// both modes (one pass checks and copies a block of rows at a time, each block streamed).
+// both modes (one pass checks and copies a block of rows at a time, each block streamed; by
+// default, 1- and 2-byte elements go through scratch, whose copy to the output is streamed).
 TYPED_TEST(StreamThreshold, GatherOfElements) {
   using T = TypeParam;
   constexpr std::int64_t w = sizeof(T);
@@ -268,6 +272,11 @@ TYPED_TEST(StreamThreshold, GatherOfElements) {
   const rc::Case transposed = element_gather<T>(threshold / 61 + 1, 5, true, staged, streams);
   EXPECT_TRUE(staged);
   EXPECT_EQ(streams, streamable) << "over the threshold, lines grouped";
+  bool through_scratch = false;
+  with_plan<detail::GatherElementsOperator, T, std::int64_t>(above, {1}, [&](const detail::Plan& plan) {
+    through_scratch = detail::gathers_through_scratch(plan, dmlref::Options{}, (threshold / 61 + 1) * 61 * w);
+  });
+  EXPECT_EQ(through_scratch, w <= 2) << "8-byte index values outweigh the output 4 times";
   dmlref::Options one_pass;
   one_pass.all_or_nothing = false;
   for (const dmlref::Options& options : {dmlref::Options{}, one_pass})

@@ -297,6 +297,23 @@ inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Option
   });
 }
 
+/// Copies an all-or-nothing gather's results from scratch (laid out as OutputTensor, `extent`
+/// bytes) to OutputTensor, on the one thread such a gather runs on (checks_in_blocks). An output
+/// that fills its extent and is at least stream_bytes() is streamed: its lines are not in cache
+/// after a pass over index values that outweigh it 4 times, and a plain store would read each one.
+inline void copy_from_scratch(const RawTensor& output, unsigned char* scratch, std::int64_t extent,
+                              const Options& options) noexcept {
+  std::int64_t elements = 1;
+  for (int d = 0; d < output.sizes.rank(); ++d) elements *= output.sizes[d];
+  if (elements * static_cast<std::int64_t>(element_size(output.type)) == extent && extent >= stream_bytes()) {
+    stream_run(output.data, scratch, static_cast<std::size_t>(extent));
+    return stream_fence();
+  }
+  RawTensor results = output;
+  results.data = scratch;
+  copy_tensor(output, results, options);
+}
+
 /// An all-or-nothing gather in one pass, into heap scratch laid out as OutputTensor (its
 /// `output_extent` bytes, the plan's offsets unchanged), copied to OutputTensor only once every
 /// index value has passed: a failed call writes nothing. The call's Status; nothing, having done
@@ -312,11 +329,7 @@ DMLREF_COLD inline std::optional<Status> gather_through_scratch(
   into_scratch.dense = scratch.get();  // a gather's output is its dense tensor
   bool written = false;
   Status status = execute_in_one_pass(into_scratch, options, runner, check, written);
-  if (status) {
-    RawTensor results = output;
-    results.data = scratch.get();
-    copy_tensor(output, results, options);
-  }
+  if (status) copy_from_scratch(output, scratch.get(), output_extent, options);
   return status;
 }
 
