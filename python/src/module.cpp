@@ -1024,7 +1024,8 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
 
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
-                            {"input", "indices", "axis", "out", "index_policy", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                            {"input", "indices", "axis", "out", "index_policy", "threads",
+                             "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_gather_elements = explain_signature("dmlref.explain_gather_elements", g_gather_elements);
 
 PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1143,7 +1144,8 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
                      kSNThreads, kSNReduction };
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
-                        "index_policy", "check_collisions", "threads", "reduction", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                        "index_policy", "check_collisions", "threads", "reduction",
+                        "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_explain_scatter_nd = explain_signature("dmlref.explain_scatter_nd", g_scatter_nd);
 
 PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1246,7 +1248,8 @@ Signature g_onnx_scatter{"dmlref.onnx.scatter", 4, 3,
                           "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
                                   {"data", "indices", "updates", "axis", "reduction", "out", "index_policy",
-                                   "check_collisions", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                                   "check_collisions", "threads",
+                                   "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
                              "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
@@ -1359,7 +1362,8 @@ const char* const kGatherNDDoc =
     "    None: the ranks of input and indices as given.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherND1Doc =
     "gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_GATHER_ND1: gather_nd with BatchDimensionCount leading batch dimensions shared by\n"
     "input and indices (ONNX GatherND with batch_dims).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1371,13 +1375,15 @@ const char* const kGatherND1Doc =
   "out=input scatters in place.\n"
 const char* const kScatterDoc =
     "scatter($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): a copy of input with every update written at its own\n"
     "coordinate, the Axis coordinate taken from indices (numpy.put_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterElementsDoc =
     "scatter_elements($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter.\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterNDDoc =
@@ -1416,7 +1422,8 @@ const char* const kOnnxScatterDoc =
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterElementsDoc =
     "scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, out=None, "
-    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "ONNX ScatterElements (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n"
     DMLREF_ONNX_SCATTER_DOC DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterNDDoc =
@@ -1456,16 +1463,19 @@ const char* const kExplainGatherNDDoc =
     "Where element `at` of dmlref.gather_nd(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherND1Doc =
     "explain_gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
-    "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.gather_nd1(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterDoc =
     "explain_scatter($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.scatter(input, indices, updates, axis) comes from. Explain an\n"
     "in-place scatter before running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "The same as explain_scatter (DirectML's newer name for the operator).\n\n" DMLREF_EXPLAIN_DML_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterNDDoc =
@@ -1496,7 +1506,8 @@ const char* const kOnnxExplainScatterDoc =
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, at, "
-    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, "
+    "feature_level=None, allow_scratch=True)\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_elements(data, indices, updates, axis, reduction) comes\n"
     "from; a reduction's steps are the operator's own arithmetic (float16 rounds after each).\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
