@@ -297,16 +297,16 @@ inline void copy_tensor(const RawTensor& dst, const RawTensor& src, const Option
   });
 }
 
-/// Copies an all-or-nothing gather's results from scratch (laid out as OutputTensor, `extent`
-/// bytes) to OutputTensor, on the one thread such a gather runs on (checks_in_blocks). An output
-/// that fills its extent and is at least stream_bytes() is streamed: its lines are not in cache
-/// after a pass over index values that outweigh it 4 times, and a plain store would read each one.
-inline void copy_from_scratch(const RawTensor& output, unsigned char* scratch, std::int64_t extent,
+/// Copies an all-or-nothing gather's results from scratch (laid out as OutputTensor, over its
+/// `layout.extent` bytes) to OutputTensor, on the one thread such a gather runs on
+/// (checks_in_blocks). An output that fills its extent and is at least stream_bytes() is streamed:
+/// its lines are not in cache after a pass over index values that outweigh it 4 times, and a plain
+/// store would read each one.
+inline void copy_from_scratch(const RawTensor& output, const Layout& layout, unsigned char* scratch,
                               const Options& options) noexcept {
-  std::int64_t elements = 1;
-  for (int d = 0; d < output.sizes.rank(); ++d) elements *= output.sizes[d];
-  if (elements * static_cast<std::int64_t>(element_size(output.type)) == extent && extent >= stream_bytes()) {
-    stream_run(output.data, scratch, static_cast<std::size_t>(extent));
+  const bool fills_extent = layout.elements * static_cast<std::int64_t>(element_size(output.type)) == layout.extent;
+  if (fills_extent && layout.extent >= stream_bytes()) {
+    stream_run(output.data, scratch, static_cast<std::size_t>(layout.extent));
     return stream_fence();
   }
   RawTensor results = output;
@@ -314,22 +314,22 @@ inline void copy_from_scratch(const RawTensor& output, unsigned char* scratch, s
   copy_tensor(output, results, options);
 }
 
-/// An all-or-nothing gather in one pass, into heap scratch laid out as OutputTensor (its
-/// `output_extent` bytes, the plan's offsets unchanged), copied to OutputTensor only once every
-/// index value has passed: a failed call writes nothing. The call's Status; nothing, having done
+/// An all-or-nothing gather in one pass, into heap scratch laid out as OutputTensor (the
+/// `layout.extent` bytes it spans, the plan's offsets unchanged), copied to OutputTensor only once
+/// every index value has passed: a failed call writes nothing. The call's Status; nothing, having done
 /// nothing, when the call does not qualify (gathers_through_scratch) or the scratch cannot be had:
 /// it then runs in two passes.
 DMLREF_COLD inline std::optional<Status> gather_through_scratch(
-    const Plan& p, const RawTensor& output, std::int64_t output_extent, const Options& options, Runner runner,
+    const Plan& p, const RawTensor& output, const Layout& layout, const Options& options, Runner runner,
     Status (*check)(const Plan&, RowRange) noexcept) noexcept {
-  if (!gathers_through_scratch(p, options, output_extent)) return std::nullopt;
-  Scratch<unsigned char> scratch(static_cast<std::size_t>(output_extent), false);
+  if (!gathers_through_scratch(p, options, layout.extent)) return std::nullopt;
+  Scratch<unsigned char> scratch(static_cast<std::size_t>(layout.extent), false);
   if (!scratch) return std::nullopt;
   Plan into_scratch = p;
   into_scratch.dense = scratch.get();  // a gather's output is its dense tensor
   bool written = false;
   Status status = execute_in_one_pass(into_scratch, options, runner, check, written);
-  if (status) copy_from_scratch(output, scratch.get(), output_extent, options);
+  if (status) copy_from_scratch(output, layout, scratch.get(), options);
   return status;
 }
 

@@ -261,10 +261,10 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   Plan plan = make_plan<Op>(t, params, options, kernels);
   if constexpr (Op::flow == Flow::gather) {
-    const std::int64_t output_extent = t.layout[t.count - 1].extent;
-    if (may_gather_through_scratch(plan, output_extent))
+    const Layout& output_layout = t.layout[t.count - 1];
+    if (may_gather_through_scratch(plan, output_layout.extent))
       if (std::optional<Status> s =
-              gather_through_scratch(plan, t.output(), output_extent, options, kernels.run, kernels.check_indices))
+              gather_through_scratch(plan, t.output(), output_layout, options, kernels.run, kernels.check_indices))
         return *std::move(s);
   }
   const bool one_pass = runs_in_one_pass(plan, options);
