@@ -324,8 +324,8 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 /// turn, as far apart as the core's reorder window reaches.
 /// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
 /// reads no line it writes; it copies its oldest row as each new one comes, not in groups
-/// (docs/performance.md, "Short rows"). The walk holds the functor by value, so that its stores cannot alias the walk's
-/// state.
+/// (docs/performance.md, "Short rows"). The walk holds the functor by value, so that its stores
+/// cannot alias the walk's state.
 template <Flow F>
 struct RunRing {
   static constexpr bool gather = F == Flow::gather;

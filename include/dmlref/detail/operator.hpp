@@ -260,8 +260,8 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
                     const Kernels& kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   Plan plan = make_plan<Op>(t, params, options, kernels);
+  const Layout& output_layout = t.layout[t.count - 1];
   if constexpr (Op::flow == Flow::gather) {
-    const Layout& output_layout = t.layout[t.count - 1];
     if (may_gather_through_scratch(plan, output_layout.extent))
       if (std::optional<Status> s =
               gather_through_scratch(plan, t.output(), output_layout, options, kernels.run, kernels.check_indices))
@@ -276,7 +276,7 @@ Status run_operator(Operands& t, const typename Op::Params& params, const Option
     if (!in_place(t) && !fuses_input_copy(plan)) {
       copy_tensor(t.output(), t.input(), options);
       written = true;
-      plan.output_cached = copied_output_stays_cached(t.layout[t.count - 1].extent);
+      plan.output_cached = copied_output_stays_cached(output_layout.extent);
     }
     if (params.Reduction != Reduction::none) runner = kernels.reduce;
   }

@@ -45,7 +45,7 @@ inline constexpr std::int64_t kFarLinesAtOnce = 8;
 /// Rows gather_tiles_in_input_order takes at a time: their tiles are assembled in a buffer of a
 /// quarter of the level-2 cache, then written row by row. The buffer shares the cache's sets with
 /// the far lines a pass reads and the lines prefetched ahead of them, so it leaves them the rest
-/// of the cache (docs/performance.md, "W9 transposed").
+/// of the cache (docs/performance.md, "Transposed inputs").
 inline std::int64_t tile_group_rows() noexcept {
   const std::int64_t rows = cache_sizes().l2 / 4 / kStagedTileBytes;
   return rows < 64 ? 64 : rows;
