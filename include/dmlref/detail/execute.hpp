@@ -235,13 +235,16 @@ DMLREF_COLD inline Status execute_in_one_pass(const Plan& p, const Options& opti
     // before the first boundary join the first block, so that no block boundary splits a group.
     if (group > 1) lead = lines_before_boundary(p, p.indexed, group) % group * p.inner_size();
   }
-  // Each block's copy prefetches the next block's index values (into L2), which its check (or a
-  // staged gather's stretch checks) then reads from cache: the reads from memory overlap the copy.
+  // Each block's copy prefetches the next block's index values (into L2), which its check then
+  // reads from cache: the reads from memory overlap the copy. A staged gather's stretch checks
+  // read just behind its rows' own prefetches instead (IndexAhead's default distance).
   Plan pipelined = p;
-  pipelined.index_ahead.l2 = static_cast<std::uintptr_t>(block * index_bytes);
   bool bad_line = false;
   const bool checks_lines = p.flow == Flow::gather && stageable(p);
-  if (checks_lines) pipelined.bad_line = &bad_line;
+  if (checks_lines)
+    pipelined.bad_line = &bad_line;
+  else
+    pipelined.index_ahead.l2 = static_cast<std::uintptr_t>(block * index_bytes);
   for (std::int64_t begin = 0, end = 0; begin < rows; begin = end) {
     const std::int64_t length = begin == 0 ? lead + block : block;
     end = rows - begin < length ? rows : begin + length;

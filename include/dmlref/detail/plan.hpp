@@ -86,8 +86,9 @@ struct Plan {
   IndicesLayout index_tensor;
   const char* indexed_name = "";
   /// How far ahead of its rows a staged pass prefetches index values. One-pass mode makes the L2
-  /// distance a block, so that the next block's check (or stretch checks) finds its values in
-  /// cache, read while this block is copied. (Into L1, lines a block ahead would evict the block's own.)
+  /// distance a block where a block check runs first, so that the next block's check finds its
+  /// values in cache, read while this block is copied. (Into L1, lines a block ahead would evict
+  /// the block's own.) A staged gather's stretch checks keep the default distance.
   IndexAhead index_ahead;
   /// One pass: a staged gather checks its index values a stretch at a time, just before it copies
   /// their rows, and before a stretch with a bad one sets *bad_line and stops (take_from_line).
