@@ -103,6 +103,10 @@
 #else
 #  define DMLREF_HAS_AVX2_SCAN 0
 #endif
+// The same way, a one-pass staged gather's rows may check and gather 8 index values at a time in
+// AVX-512 lanes (detail/staged.hpp, take_checked_in_lanes; detail/machine.hpp,
+// gathers_with_avx512()), through the compilers' builtins.
+#define DMLREF_HAS_AVX512_GATHER DMLREF_HAS_AVX2_SCAN
 
 // Separate compilation of the kernels, for programs that call the dispatch layer from many
 // translation units. By default a translation unit compiles the kernels its calls need: a typed

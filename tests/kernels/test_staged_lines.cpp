@@ -11,7 +11,7 @@
 // in place instead of staging them, also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
 // Last, one pass over staged lines, which checks their index values as it copies and stops at the
-// first bad one.
+// first bad one, also 8 rows at a time in AVX-512 lanes where this CPU runs them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -392,8 +392,8 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
 enum class Transposed { none, input, indices };
 
 template <class T, class I>
-void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64_t rows = 40, std::int64_t offset = 0) {
-  const std::int64_t n = 1000;
+void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64_t rows = 40, std::int64_t offset = 0,
+                             std::int64_t n = 1000) {
   // Where element e (row-major) of a [rows, n] tensor lies, stored packed or transposed.
   auto at = [&](bool stored_transposed, std::int64_t e) {
     return static_cast<std::size_t>(stored_transposed ? e / n + e % n * rows : e);
@@ -417,7 +417,8 @@ void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64
       TensorView<const T>(storage, {rows, n}, input_transposed ? transposed_strides : packed_strides),
       TensorView<const I>(indices.data(), {rows, n}, indices_transposed ? transposed_strides : packed_strides),
       TensorView<T>(output.data(), {rows, n}), {1}, options);
-  const std::string where = "bad value at " + std::to_string(bad) + " of " + std::to_string(rows) + " rows" +
+  const std::string where = "bad value at " + std::to_string(bad) + " of " + std::to_string(rows) + " rows of " +
+                            std::to_string(n) +
                             (input_transposed ? ", input transposed" : indices_transposed ? ", indices transposed" : "") +
                             ", offset " + std::to_string(offset);
   ASSERT_FALSE(s) << where;
@@ -456,6 +457,61 @@ TYPED_TEST(GroupedLines, OnePassStopsInGroupsStartingOnCacheLines) {
       for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::input, rows, offset); });
       if (::testing::Test::HasFatalFailure()) return;
     }
+}
+
+// One pass in AVX-512 lanes (take_checked_in_lanes, where gathers_with_avx512()): packed lines of
+// n = 1003 (a stretch of 512 values, then 491 = 61 groups of 8 and 3 rows after them), with the
+// bad value at each lane of a group, in a line's last group and in the rows after it, for every
+// index type (signed ones from the doubled line, unsigned ones from the line as staged). Elsewhere
+// the same cases run the scalar rows.
+TYPED_TEST(GroupedLines, OnePassStopsInLanes) {
+  using T = TypeParam;
+  const std::int64_t n = 1003, rows = 6;
+  std::vector<std::int64_t> bad_values;
+  for (std::int64_t lane = 0; lane < 8; ++lane) bad_values.push_back(2 * n + 64 + lane);  // a group in a stretch
+  for (std::int64_t lane = 0; lane < 8; ++lane) bad_values.push_back(3 * n + 512 + 8 + lane);  // the second stretch
+  for (const std::int64_t tail : {n - 11, n - 4, n - 3, n - 1}) bad_values.push_back(4 * n + tail);
+  for (const std::int64_t bad : bad_values) {
+    for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::none, rows, 0, n); });
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// Which lines run in lanes: only in one pass, for 1-, 2- and 4-byte elements by 8-byte index values,
+// for a line staged alone whose index values are its positions, and only with room after the
+// staged bytes for a dword read at the last element.
+TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
+  using T = TypeParam;
+  constexpr std::int64_t w = sizeof(T);
+  namespace detail = dmlref::detail;
+  bool stopped = false;
+  detail::Plan p;
+  p.flow = detail::Flow::gather;
+  const std::int64_t room = std::int64_t{detail::kStageBytes} - (4 - w);  // the most staged bytes with room
+  const bool lanes = w <= 4 && detail::gathers_with_avx512();
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, 64))) << "not in one pass";
+  p.bad_line = &stopped;
+  EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room)), lanes);
+  EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::uint64_t>(p, false, false, room)), lanes);
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room + 1))) << "no room";
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, false, 64))) << "signed, not doubled";
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, true, true, 64))) << "not staged alone";
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int32_t>(p, false, true, 64))) << "4-byte values";
+  p.flow = detail::Flow::scatter;
+  EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, 64))) << "a scatter";
+}
+
+// DMLREF_AVX512_GATHERS: "0" off, "1" on where the CPU supports it, else on for Intel CPUs only.
+TEST(AVX512Gathers, FromTheEnvironment) {
+  using dmlref::detail::avx512_gathers_from;
+  for (const bool intel : {false, true}) {
+    EXPECT_EQ(avx512_gathers_from(nullptr, true, intel), intel);
+    EXPECT_FALSE(avx512_gathers_from("0", true, intel));
+    EXPECT_TRUE(avx512_gathers_from("1", true, intel));
+    for (const char* text : {"", "00", "10", "yes", " 1"}) EXPECT_EQ(avx512_gathers_from(text, true, intel), intel) << text;
+    for (const char* text : {static_cast<const char*>(nullptr), "0", "1"})
+      EXPECT_FALSE(avx512_gathers_from(text, false, intel));
+  }
 }
 
 }  // namespace

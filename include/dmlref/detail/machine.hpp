@@ -14,8 +14,8 @@
 #include "../config.hpp"
 
 // What the kernels choose by the machine, found once per program, when a call first needs it: the
-// caches they size their blocks by, whether memcpy is slow in a window of run placements, and
-// whether the index scan can use AVX2.
+// caches they size their blocks by, whether memcpy is slow in a window of run placements,
+// whether the index scan can use AVX2, and whether a checked gather runs in AVX-512 lanes.
 // docs/performance.md, "Both kinds of host", says which choices depend on them and why the others
 // do not.
 
@@ -192,6 +192,30 @@ inline bool scans_with_avx2() noexcept {
     return avx2_scan_from(std::getenv("DMLREF_AVX2"), __builtin_cpu_supports("avx2") != 0);
   }();
   return avx2;
+#else
+  return false;
+#endif
+}
+
+/// Whether a one-pass staged gather checks and gathers its rows in AVX-512 lanes: where the CPU
+/// and its operating system support AVX-512 F and VL, by default on Intel CPUs, the only ones it
+/// was measured on (docs/performance.md, "Gathers in AVX-512 lanes"). DMLREF_AVX512_GATHERS "0"
+/// turns it off, "1" on wherever the CPU supports it; any other text changes nothing.
+inline bool avx512_gathers_from(const char* text, bool supported, bool intel) noexcept {
+  if (!supported) return false;
+  if (text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0') return text[0] == '1';
+  return intel;
+}
+
+/// This machine's answer, found once.
+inline bool gathers_with_avx512() noexcept {
+#if DMLREF_HAS_AVX512_GATHER
+  static const bool avx512 = [] {
+    __builtin_cpu_init();  // in case this runs before the runtime's own constructors
+    const bool supported = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512vl") != 0;
+    return avx512_gathers_from(std::getenv("DMLREF_AVX512_GATHERS"), supported, __builtin_cpu_is("intel") != 0);
+  }();
+  return avx512;
 #else
   return false;
 #endif

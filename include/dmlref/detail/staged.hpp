@@ -335,6 +335,59 @@ struct TakeRows {
   }
 };
 
+#if DMLREF_HAS_AVX512_GATHER
+/// Whether W-byte elements by I index values can be gathered in AVX-512 lanes: 8 values to a
+/// 64-byte vector, each gathering a dword (an element of 4 bytes or fewer).
+template <std::size_t W, class I>
+inline constexpr bool kGathersInLanes = sizeof(I) == 8 && W <= 4;
+
+/// One-pass rows of a staged line in AVX-512 lanes (gathers_with_avx512()), 8 at a time: one load
+/// of their index values serves both the check and the gather, where the scalar rows read every
+/// value twice, once to check a stretch of them and once to copy its rows (docs/performance.md,
+/// "Gathers in AVX-512 lanes"). `from` is the line's element 0, and the index values are the
+/// positions themselves (unsigned ones, or signed ones read from the middle of a doubled line);
+/// each row gathers a dword, so that 4 - W bytes past the line must be readable. The rows are
+/// contiguous, and the prefetches those of for_each_in_line. Stops before the first 8 rows with a
+/// value out of range; returns the rows moved, a multiple of 8.
+template <std::size_t W, class I>
+__attribute__((target("avx512f,avx512vl"))) std::int64_t take_checked_in_lanes(
+    unsigned char* dense, const unsigned char* indices, const unsigned char* from, std::int64_t count,
+    std::uint64_t n, IndexAhead index_ahead, const LineAhead& ahead) noexcept {
+  static_assert(kGathersInLanes<W, I>, "8-byte index values, elements of a dword or less");
+  typedef long long Values __attribute__((vector_size(64)));
+  typedef unsigned long long Shifted __attribute__((vector_size(64)));
+  typedef int Dwords __attribute__((vector_size(32)));
+  using Lane = std::conditional_t<W == 1, signed char, std::conditional_t<W == 2, short, int>>;
+  typedef Lane Elements __attribute__((vector_size(8 * W)));
+  constexpr int not_less_than = 5;  // the predicate of vpcmpuq
+  const Shifted shift = Shifted{} + (std::is_signed_v<I> ? n : 0);
+  const Shifted limit = Shifted{} + range_limit<I>(n);
+  const std::int64_t groups = count / 8;
+  std::int64_t line = 0;  // the next of `ahead`'s lines to prefetch, spread over the groups
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const unsigned char* const at = indices + g * 64;
+    prefetch_ahead(at, index_ahead.l1);
+    if (index_ahead.l2 != 0) prefetch_ahead_into_l2(at, index_ahead.l2);
+    for (; line < ahead.lines && line * groups <= g * ahead.lines; ++line) {
+      DMLREF_PREFETCH(ahead.read + line * 64);
+      DMLREF_PREFETCH_L2(ahead.far + line * 64);
+    }
+    Values v;
+    std::memcpy(&v, at, sizeof(v));
+    const Shifted u = (Shifted)v + shift;  // vector casts keep the bits
+    if (__builtin_ia32_ucmpq512_mask((Values)u, (Values)limit, not_less_than, -1) != 0) return g * 8;
+    const Dwords gathered = __builtin_ia32_gatherdiv16si(Dwords{}, from, v, -1, static_cast<int>(W));
+    const Elements elements = __builtin_convertvector(gathered, Elements);
+    std::memcpy(dense + g * 8 * std::int64_t{W}, &elements, sizeof(elements));
+  }
+  for (; line < ahead.lines; ++line) {
+    DMLREF_PREFETCH(ahead.read + line * 64);
+    DMLREF_PREFETCH_L2(ahead.far + line * 64);
+  }
+  return groups * 8;
+}
+#endif
+
 /// A gather's rows take their elements from a line of n elements, staged or read in place
 /// (`doubled`: from the middle of a staged line copied twice, end to end, where a signed index in
 /// [-n, n) needs no normalisation). Out of line: one call moves a line's rows, from each of
@@ -343,7 +396,7 @@ struct TakeRows {
 /// a stretch with a bad one, setting *p.bad_line (stopped(p)).
 template <std::size_t W, class I, Store S>
 DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
-                    const LineAhead& ahead, bool prefetch_dense) noexcept {
+                    const LineAhead& ahead, bool prefetch_dense, bool lanes) noexcept {
   unsigned char* const dense = p.dense;  // locals: the stores below might alias *p's members
   const unsigned char* const indices = p.indices;
   const DenseAhead dense_ahead = prefetch_dense ? DenseAhead{dense, std::int64_t{W}} : DenseAhead{};
@@ -357,12 +410,12 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
       if (doubled) return take([](I v) { return static_cast<std::int64_t>(v); }, part, part_ahead);
     take([n](I v) { return normalize_index<I, false>(v, n); }, part, part_ahead);
   };
-  // Whether the `count` values from the row `first` on are in range. 16-bit positions
-  // (normalize_shared_indices) are never checked: they come from checked values.
-  auto in_range = [&]([[maybe_unused]] std::int64_t first, [[maybe_unused]] std::int64_t count) {
+  // Whether the values of `part`'s rows are in range. 16-bit positions (normalize_shared_indices)
+  // are never checked: they come from checked values.
+  auto in_range = [&]([[maybe_unused]] const LineRows& part) {
     if constexpr (sizeof(I) >= 4)
-      return values_in_range<I>(indices + (rows.index + first * rows.index_stride) * std::int64_t{sizeof(I)}, count,
-                                rows.index_stride, static_cast<std::uint64_t>(n));
+      return values_in_range<I>(indices + part.index * std::int64_t{sizeof(I)}, part.count, part.index_stride,
+                                static_cast<std::uint64_t>(n));
     else
       return true;
   };
@@ -373,10 +426,6 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
     LineAhead part_ahead = ahead;
     if (checked) {
       part.count = std::min(stretch, rows.count - first);
-      if (!in_range(first, part.count)) {
-        *p.bad_line = true;
-        return;
-      }
       part.dense += first * rows.dense_stride;
       part.index += first * rows.index_stride;
       // The stretch's share of the next lines' prefetches.
@@ -384,6 +433,28 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
       part_ahead.lines = ahead.lines * (first + part.count) / rows.count - from_line;
       part_ahead.read += from_line * 64;
       part_ahead.far += from_line * 64;
+#if DMLREF_HAS_AVX512_GATHER
+      if constexpr (kGathersInLanes<W, I>)
+        if (lanes && rows.dense_stride == 1 && rows.index_stride == 1) {  // 8 rows at a time, the rest below
+          const std::int64_t moved = take_checked_in_lanes<W, I>(dense + part.dense * std::int64_t{W},
+                                                                 indices + part.index * std::int64_t{sizeof(I)}, staged,
+                                                                 part.count, static_cast<std::uint64_t>(n),
+                                                                 p.index_ahead, part_ahead);
+          if (moved < part.count / 8 * 8) {
+            *p.bad_line = true;
+            return;
+          }
+          part.count -= moved;
+          part.dense += moved;
+          part.index += moved;
+          part_ahead = LineAhead{};
+          if (part.count == 0) continue;
+        }
+#endif
+      if (!in_range(part)) {
+        *p.bad_line = true;
+        return;
+      }
     }
     take_rows_of(part, part_ahead);
   }
@@ -404,10 +475,26 @@ inline bool streams_elements(const Plan& p) noexcept {
 /// take_from_line with the store `stream` asks for, where W has a streaming store.
 template <std::size_t W, class I>
 void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int64_t n, bool doubled, const LineRows& rows,
-               const LineAhead& ahead, bool prefetch_dense) noexcept {
+               const LineAhead& ahead, bool prefetch_dense, bool lanes = false) noexcept {
   if constexpr (kStreamsElements<W>)
-    if (stream) return take_from_line<W, I, Store::streamed>(p, staged, n, doubled, rows, ahead, prefetch_dense);
-  return take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense);
+    if (stream) return take_from_line<W, I, Store::streamed>(p, staged, n, doubled, rows, ahead, prefetch_dense, false);
+  return take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense, lanes);
+}
+
+/// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where the
+/// CPU has them (gathers_with_avx512()), for a line staged alone in the stage buffer (not
+/// `elsewhere`: read in place, grouped, its rows' positions shared, or into a streamed output)
+/// whose index values are its positions (`doubled`, or unsigned), with room after its
+/// `staged_bytes` for a dword read at its last element.
+template <std::size_t W, class I>
+inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool elsewhere,
+                             [[maybe_unused]] bool doubled, [[maybe_unused]] std::int64_t staged_bytes) noexcept {
+#if DMLREF_HAS_AVX512_GATHER
+  if constexpr (kGathersInLanes<W, I>)
+    return p.flow == Flow::gather && p.bad_line != nullptr && !elsewhere && (doubled || !std::is_signed_v<I>) &&
+           staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes} && gathers_with_avx512();
+#endif
+  return false;
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -525,6 +612,11 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // twice, worth the second copy when the line has at least as many rows as elements.
   const bool doubled = gather && !shared && std::is_signed_v<I> &&
                        2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
+  // One pass: a line staged alone in `stage`, with room for a dword read at its last element,
+  // whose rows take the index values themselves as positions (doubled, or unsigned), into an
+  // output not streamed, has its rows checked and gathered in AVX-512 lanes (take_checked_in_lanes).
+  const bool lanes = gathers_in_lanes<W, I>(p, in_place || shared || group.group > 1 || stream, doubled,
+                                            (doubled ? 2 : 1) * line.size * w);
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
@@ -570,7 +662,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
         take_rows<W, std::uint16_t>(stream, with_positions, from, line.size, false,
                                     LineRows{count, rows.dense, rows.dense_stride, first, 1}, ahead, prefetch_dense);
       else
-        take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense);
+        take_rows<W, I>(stream, p, from, line.size, doubled, rows, ahead, prefetch_dense, lanes);
       if (stopped(p)) return finish();
     } else {
       const unsigned char* const from = fused ? p.source + at[kSource] * w : indexed_line;
