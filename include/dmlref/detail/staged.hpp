@@ -347,8 +347,9 @@ inline constexpr bool kGathersInLanes = sizeof(I) == 8 && W <= 4;
 /// "Gathers in AVX-512 lanes"). `from` is the line's element 0, and the index values are the
 /// positions themselves (unsigned ones, or signed ones read from the middle of a doubled line);
 /// each row gathers a dword, so that 4 - W bytes past the line must be readable. The rows are
-/// contiguous, and the prefetches those of for_each_in_line. Stops before the first 8 rows with a
-/// value out of range; returns the rows moved, a multiple of 8.
+/// contiguous; the index values and `ahead` are prefetched as for_each_in_line does (the dense
+/// tensor is not). Stops before the first 8 rows with a value out of range; returns the rows
+/// moved, a multiple of 8.
 template <std::size_t W, class I>
 __attribute__((target("avx512f,avx512vl"))) std::int64_t take_checked_in_lanes(
     unsigned char* dense, const unsigned char* indices, const unsigned char* from, std::int64_t count,
@@ -434,7 +435,7 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
       part_ahead.read += from_line * 64;
       part_ahead.far += from_line * 64;
 #if DMLREF_HAS_AVX512_GATHER
-      if constexpr (kGathersInLanes<W, I>)
+      if constexpr (kGathersInLanes<W, I> && S == Store::plain)
         if (lanes && rows.dense_stride == 1 && rows.index_stride == 1) {  // 8 rows at a time, the rest below
           const std::int64_t moved = take_checked_in_lanes<W, I>(dense + part.dense * std::int64_t{W},
                                                                  indices + part.index * std::int64_t{sizeof(I)}, staged,
