@@ -393,7 +393,7 @@ enum class Transposed { none, input, indices };
 
 template <class T, class I>
 void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64_t rows = 40, std::int64_t offset = 0,
-                             std::int64_t n = 1000) {
+                             std::int64_t n = 1000, bool all_or_nothing = false) {
   // Where element e (row-major) of a [rows, n] tensor lies, stored packed or transposed.
   auto at = [&](bool stored_transposed, std::int64_t e) {
     return static_cast<std::size_t>(stored_transposed ? e / n + e % n * rows : e);
@@ -411,7 +411,7 @@ void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64
   const T sentinel = test_values::pattern<T>(-7);
   std::vector<T> output(static_cast<std::size_t>(rows * n), sentinel);
   dmlref::Options options;
-  options.all_or_nothing = false;
+  options.all_or_nothing = all_or_nothing;  // then nothing is written
   const dmlref::Shape transposed_strides{1, rows}, packed_strides{n, 1};
   const dmlref::Status s = dmlref::try_gather_elements(
       TensorView<const T>(storage, {rows, n}, input_transposed ? transposed_strides : packed_strides),
@@ -420,15 +420,15 @@ void check_one_pass_stops_at(std::int64_t bad, Transposed transposed, std::int64
   const std::string where = "bad value at " + std::to_string(bad) + " of " + std::to_string(rows) + " rows of " +
                             std::to_string(n) +
                             (input_transposed ? ", input transposed" : indices_transposed ? ", indices transposed" : "") +
-                            ", offset " + std::to_string(offset);
+                            ", offset " + std::to_string(offset) + (all_or_nothing ? ", all or nothing" : "");
   ASSERT_FALSE(s) << where;
   EXPECT_EQ(s.error().code, dmlref::ErrorCode::index_out_of_range) << where;
   EXPECT_EQ(s.error().position, dmlref::Shape({bad / n, bad % n})) << where << ": " << s.message();
-  EXPECT_EQ(s.error().output_partly_written, bad > 0) << where << ": " << s.message();
+  EXPECT_EQ(s.error().output_partly_written, !all_or_nothing && bad > 0) << where << ": " << s.message();
   for (std::int64_t e = 0; e < rows * n; ++e) {
     std::int64_t a = static_cast<std::int64_t>(indices[at(indices_transposed, e)]);
     if (a < 0) a += n;
-    const T expected = e < bad ? storage[at(input_transposed, e / n * n + a)] : sentinel;
+    const T expected = e < bad && !all_or_nothing ? storage[at(input_transposed, e / n * n + a)] : sentinel;
     ASSERT_TRUE(same_bits(output[static_cast<std::size_t>(e)], expected)) << where << ": element " << e;
   }
 }
@@ -462,8 +462,9 @@ TYPED_TEST(GroupedLines, OnePassStopsInGroupsStartingOnCacheLines) {
 // One pass in AVX-512 lanes (take_checked_in_lanes, where gathers_with_avx512()): packed lines of
 // n = 1003 (a stretch of 512 values, then 491 = 61 groups of 8 and 3 rows after them), with the
 // bad value at each lane of a group, in a line's last group and in the rows after it, for every
-// index type (signed ones from the doubled line, unsigned ones from the line as staged). Elsewhere
-// the same cases run the scalar rows.
+// index type (signed ones from the doubled line, unsigned ones from the line as staged), in one pass
+// and all or nothing (1- and 2-byte elements then run the same rows into scratch, and write
+// nothing). Elsewhere the same cases run the scalar rows.
 TYPED_TEST(GroupedLines, OnePassStopsInLanes) {
   using T = TypeParam;
   const std::int64_t n = 1003, rows = 6;
@@ -472,7 +473,10 @@ TYPED_TEST(GroupedLines, OnePassStopsInLanes) {
   for (std::int64_t lane = 0; lane < 8; ++lane) bad_values.push_back(3 * n + 512 + 8 + lane);  // the second stretch
   for (const std::int64_t tail : {n - 11, n - 4, n - 3, n - 1}) bad_values.push_back(4 * n + tail);
   for (const std::int64_t bad : bad_values) {
-    for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::none, rows, 0, n); });
+    for (const bool all_or_nothing : {false, true})
+      for_each_index_type([&](auto i) {
+        check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::none, rows, 0, n, all_or_nothing);
+      });
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
@@ -508,7 +512,8 @@ TEST(AVX512Gathers, FromTheEnvironment) {
     EXPECT_EQ(avx512_gathers_from(nullptr, true, intel), intel);
     EXPECT_FALSE(avx512_gathers_from("0", true, intel));
     EXPECT_TRUE(avx512_gathers_from("1", true, intel));
-    for (const char* text : {"", "00", "10", "yes", " 1"}) EXPECT_EQ(avx512_gathers_from(text, true, intel), intel) << text;
+    for (const char* text : {"", "00", "10", "yes", " 1"})
+      EXPECT_EQ(avx512_gathers_from(text, true, intel), intel) << text;
     for (const char* text : {static_cast<const char*>(nullptr), "0", "1"})
       EXPECT_FALSE(avx512_gathers_from(text, false, intel));
   }

@@ -436,7 +436,7 @@ DMLREF_NOINLINE void take_from_line(const Plan& p, const unsigned char* staged, 
       part_ahead.far += from_line * 64;
 #if DMLREF_HAS_AVX512_GATHER
       if constexpr (kGathersInLanes<W, I> && S == Store::plain)
-        if (lanes && rows.dense_stride == 1 && rows.index_stride == 1) {  // 8 rows at a time, the rest below
+        if (lanes) {  // 8 rows at a time, the rest below
           const std::int64_t moved = take_checked_in_lanes<W, I>(dense + part.dense * std::int64_t{W},
                                                                  indices + part.index * std::int64_t{sizeof(I)}, staged,
                                                                  part.count, static_cast<std::uint64_t>(n),
@@ -484,15 +484,16 @@ void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int
 
 /// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where the
 /// CPU has them (gathers_with_avx512()), for a line staged alone in the stage buffer (not
-/// `elsewhere`: read in place, grouped, its rows' positions shared, or into a streamed output)
+/// `ruled_out`: read in place, grouped, its rows' positions shared or strided, or into a streamed
+/// output)
 /// whose index values are its positions (`doubled`, or unsigned), with room after its
 /// `staged_bytes` for a dword read at its last element.
 template <std::size_t W, class I>
-inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool elsewhere,
+inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool ruled_out,
                              [[maybe_unused]] bool doubled, [[maybe_unused]] std::int64_t staged_bytes) noexcept {
 #if DMLREF_HAS_AVX512_GATHER
   if constexpr (kGathersInLanes<W, I>)
-    return p.flow == Flow::gather && p.bad_line != nullptr && !elsewhere && (doubled || !std::is_signed_v<I>) &&
+    return p.flow == Flow::gather && p.bad_line != nullptr && !ruled_out && (doubled || !std::is_signed_v<I>) &&
            staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes} && gathers_with_avx512();
 #endif
   return false;
@@ -614,9 +615,11 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool doubled = gather && !shared && std::is_signed_v<I> &&
                        2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
   // One pass: a line staged alone in `stage`, with room for a dword read at its last element,
-  // whose rows take the index values themselves as positions (doubled, or unsigned), into an
-  // output not streamed, has its rows checked and gathered in AVX-512 lanes (take_checked_in_lanes).
-  const bool lanes = gathers_in_lanes<W, I>(p, in_place || shared || group.group > 1 || stream, doubled,
+  // whose contiguous rows take the index values themselves as positions (doubled, or unsigned),
+  // into an output not streamed, has its rows checked and gathered in AVX-512 lanes
+  // (take_checked_in_lanes).
+  const bool strided = inner.stride[kDense] != 1 || inner.stride[kIndex] != 1;
+  const bool lanes = gathers_in_lanes<W, I>(p, in_place || shared || group.group > 1 || strided || stream, doubled,
                                             (doubled ? 2 : 1) * line.size * w);
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
