@@ -12,6 +12,8 @@ IndexPolicy = Literal["error", "clamp"]
 Reduction = Literal["none", "add", "mul", "max", "min"]
 # None, a DML_FEATURE_LEVEL value (0x3000) or its name ("3_0", "3.0", "0x3000", "DML_FEATURE_LEVEL_3_0").
 FeatureLevel = Union[None, int, str]
+# "directml": also DirectML's buffer-binding rules, on the arrays as given (docs/python.md).
+BindingRules = Literal["relaxed", "directml"]
 # numpy arrays, torch tensors (any __dlpack__ object), or anything numpy.asarray takes (inputs).
 ArrayLike = Any
 # An output coordinate for explain_*: ints in the call's rank (an int alone for a 1-D output).
@@ -54,6 +56,7 @@ def gather(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_GATHER (numpy.take); returns out, or a new numpy array."""
 
@@ -68,6 +71,7 @@ def gather_elements(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_GATHER_ELEMENTS (numpy.take_along_axis)."""
 
@@ -83,6 +87,7 @@ def gather_nd(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_GATHER_ND."""
 
@@ -99,6 +104,7 @@ def gather_nd1(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_GATHER_ND1."""
 
@@ -116,6 +122,7 @@ def scatter(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS; numpy.put_along_axis); out=input is in place."""
 
@@ -133,6 +140,7 @@ def scatter_elements(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter."""
 
@@ -151,6 +159,7 @@ def scatter_nd(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """DML_OPERATOR_SCATTER_ND; out=input is in place."""
 
@@ -168,6 +177,7 @@ def explain_gather(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` (padded rank D) of gather(...) comes from."""
 
@@ -182,6 +192,7 @@ def explain_gather_elements(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather_elements(...) comes from."""
 
@@ -197,6 +208,7 @@ def explain_gather_nd(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather_nd(...) comes from."""
 
@@ -213,6 +225,7 @@ def explain_gather_nd1(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather_nd1(...) comes from."""
 
@@ -230,6 +243,7 @@ def explain_scatter(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of scatter(...) comes from: every update that addresses it, in order."""
 
@@ -247,6 +261,7 @@ def explain_scatter_elements(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """The same as explain_scatter."""
 
@@ -265,5 +280,6 @@ def explain_scatter_nd(
     all_or_nothing: bool = True,
     feature_level: FeatureLevel = None,
     allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of scatter_nd(...) comes from."""

@@ -9,6 +9,7 @@ Reduction = Literal["none", "add", "mul", "max", "min"]
 # None, a DML_FEATURE_LEVEL value (0x3000) or its name ("3_0", "3.0", "0x3000", "DML_FEATURE_LEVEL_3_0"),
 # applied to the DirectML call the ONNX operator maps to.
 FeatureLevel = Union[None, int, str]
+BindingRules = Literal["relaxed", "directml"]
 ArrayLike = Any
 # An output coordinate for explain_*: ints in the output's natural rank (() for a 0-d output).
 Coordinate = Union[Sequence[SupportsIndex], SupportsIndex]
@@ -17,6 +18,7 @@ def gather(
     data: ArrayLike, indices: ArrayLike, axis: int = 0, *, out: Any = None, index_policy: IndexPolicy = "error",
     threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """ONNX Gather: numpy.take(data, indices, axis)."""
 
@@ -24,6 +26,7 @@ def gather_elements(
     data: ArrayLike, indices: ArrayLike, axis: int = 0, *, out: Any = None, index_policy: IndexPolicy = "error",
     threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """ONNX GatherElements: numpy.take_along_axis(data, indices, axis)."""
 
@@ -31,6 +34,7 @@ def gather_nd(
     data: ArrayLike, indices: ArrayLike, batch_dims: int = 0, *, out: Any = None,
     index_policy: IndexPolicy = "error", threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """ONNX GatherND."""
 
@@ -38,6 +42,7 @@ def scatter(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, *, out: Any = None,
     index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """The deprecated ONNX Scatter (ScatterElements without a reduction)."""
 
@@ -45,6 +50,7 @@ def scatter_elements(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, reduction: Reduction = "none", *,
     out: Any = None, index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """ONNX ScatterElements."""
 
@@ -52,6 +58,7 @@ def scatter_nd(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, reduction: Reduction = "none", *, out: Any = None,
     index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Any:
     """ONNX ScatterND."""
 
@@ -61,6 +68,7 @@ def explain_gather(
     data: ArrayLike, indices: ArrayLike, axis: int = 0, *, at: Coordinate, index_policy: IndexPolicy = "error",
     threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather(...) comes from."""
 
@@ -68,6 +76,7 @@ def explain_gather_elements(
     data: ArrayLike, indices: ArrayLike, axis: int = 0, *, at: Coordinate, index_policy: IndexPolicy = "error",
     threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather_elements(...) comes from."""
 
@@ -75,6 +84,7 @@ def explain_gather_nd(
     data: ArrayLike, indices: ArrayLike, batch_dims: int = 0, *, at: Coordinate,
     index_policy: IndexPolicy = "error", threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of gather_nd(...) comes from."""
 
@@ -82,6 +92,7 @@ def explain_scatter(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, *, at: Coordinate,
     index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of scatter(...) comes from."""
 
@@ -89,6 +100,7 @@ def explain_scatter_elements(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int = 0, reduction: Reduction = "none", *,
     at: Coordinate, index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of scatter_elements(...) comes from."""
 
@@ -96,5 +108,6 @@ def explain_scatter_nd(
     data: ArrayLike, indices: ArrayLike, updates: ArrayLike, reduction: Reduction = "none", *, at: Coordinate,
     index_policy: IndexPolicy = "error", check_collisions: bool = False, threads: int = 1, all_or_nothing: bool = True,
     feature_level: FeatureLevel = None, allow_scratch: bool = True,
+    binding_rules: BindingRules = "relaxed",
 ) -> Provenance:
     """Where element `at` of scatter_nd(...) comes from."""

@@ -139,6 +139,7 @@ struct CommonOptions {
   PyObject* all_or_nothing = nullptr;
   PyObject* feature_level = nullptr;
   PyObject* allow_scratch = nullptr;
+  PyObject* binding_rules = nullptr;
 };
 
 /// A function's parameters: `positional` positional-or-keyword ones (the first `required` of them
@@ -162,8 +163,8 @@ struct Signature {
   /// The values parse() filled in for the options every operator function takes last, after
   /// parameters whose number differs between them (nullptr: not given).
   CommonOptions common_options(PyObject* const* values) const {
-    if (count < 3 || std::strcmp(params[count - 3], "all_or_nothing") != 0) return CommonOptions{};
-    return CommonOptions{values[count - 3], values[count - 2], values[count - 1]};
+    if (count < 4 || std::strcmp(params[count - 4], "all_or_nothing") != 0) return CommonOptions{};
+    return CommonOptions{values[count - 4], values[count - 3], values[count - 2], values[count - 1]};
   }
 
   /// Fills values[0..count) (nullptr: not given). False with a TypeError set.
@@ -316,6 +317,10 @@ bool read_options(const char* fn, PyObject* policy, PyObject* collisions, PyObje
     }
     o.threads = static_cast<int>(v);
   }
+  static const char* const binding_rules[] = {"relaxed", "directml"};
+  const int b = choice(common.binding_rules, fn, "binding_rules", binding_rules, 2, 0);
+  if (b < 0) return false;
+  o.binding_rules = b == 0 ? dmlref::BindingRules::relaxed : dmlref::BindingRules::directml;
   return read_flag(common.all_or_nothing, o.all_or_nothing) &&
          read_feature_level(fn, common.feature_level, o.feature_level) &&
          read_flag(common.allow_scratch, o.allow_scratch);
@@ -384,6 +389,8 @@ struct Operand {
   std::uint64_t bytes = 0;
   bool writable = true;
   bool unviewable = false;        // a numpy stride a view cannot express: needs a copy
+  bool copied_for_strides = false;  // it was: given_byte_strides are the strides given
+  std::int64_t given_byte_strides[kMaxRank] = {};
   PyArrayObject* array = nullptr; // the numpy array read (borrowed from the argument or owner)
   PyArrayObject* original = nullptr;  // the numpy array given, before any copy
   PyObject* owner = nullptr;      // a reference we hold: a converted or copied array, a DLPack capsule
@@ -483,6 +490,10 @@ bool read_numpy(const char* fn, PyArrayObject* a, Operand& o) {
       o.strides[d] = 0;
       o.unviewable = true;
     }
+  }
+  if (o.unviewable && !o.copied_for_strides) {
+    o.copied_for_strides = true;
+    for (int d = 0; d < o.rank; ++d) o.given_byte_strides[d] = byte_strides[d];
   }
   o.bytes = extent_bytes(o, size);
   return true;
@@ -677,6 +688,37 @@ struct Call {
     return true;
   }
 
+  /// index_policy, check_collisions (nullptr where the function has none), threads and the
+  /// common options into `options`, then binds the operands as binding_rules says.
+  bool read_options(PyObject* policy, PyObject* collisions, PyObject* threads, const CommonOptions& common) {
+    return ::read_options(fn, policy, collisions, threads, common, options) && bind_as_directml();
+  }
+
+  /// binding_rules='directml': every operand is bound as DirectML would bind it, as given. An
+  /// array whose strides are negative or not whole elements has no DML_BUFFER_TENSOR_DESC (relaxed
+  /// rules copy it first), and each buffer declares TotalTensorSizeInBytes = DMLCalcBufferTensorSize
+  /// (its extent rounded up to 4 bytes): a numpy array carries no buffer size of its own.
+  bool bind_as_directml() {
+    if (options.binding_rules != dmlref::BindingRules::directml) return true;
+    const Names& names = onnx ? kOnnx : kDirectML;
+    Operand* all[] = {&input, &indices, &updates, &out};
+    const char* tensor_names[] = {names.input, names.indices, names.updates, names.output};
+    for (int i = 0; i < 4; ++i) {
+      if (!all[i]->copied_for_strides) continue;
+      raise(make_error(ErrorCode::invalid_stride, op, tensor_names[i], "Strides",
+                       ErrorValue::of_text("byte strides of whole elements, at least 0"),
+                       ErrorValue::of(Shape::from(all[i]->given_byte_strides, static_cast<std::size_t>(all[i]->rank))),
+                       "binding_rules is directml: DML_BUFFER_TENSOR_DESC's Strides are UINT elements; "
+                       "relaxed rules bind a copy"));
+      return false;
+    }
+    for (Operand* o : all) declare_directml_size(*o);
+    return true;
+  }
+  void declare_directml_size(Operand& o) const {
+    if (options.binding_rules == dmlref::BindingRules::directml) o.bytes = (o.bytes + 3) & ~std::uint64_t{3};
+  }
+
   /// Prepares the output: `out=` itself, a temporary standing in for it, or a new array of
   /// `sizes`. `in_place_ok`: a scatter, whose out= may be its input.
   bool prepare_output(const Shape& sizes, bool in_place_ok) {
@@ -704,6 +746,8 @@ struct Call {
       target.unviewable = false;
       if (!read_numpy(fn, reinterpret_cast<PyArrayObject*>(temporary), target)) return false;
       if (in_place && !read_numpy(fn, reinterpret_cast<PyArrayObject*>(temporary), input)) return false;
+      declare_directml_size(target);
+      if (in_place) declare_directml_size(input);
       if (!onnx) {
         target.pad(D);
         if (in_place) input.pad(D);
@@ -716,6 +760,7 @@ struct Call {
     if (result == nullptr) return false;
     out.hold(nullptr);
     if (!read_numpy(fn, reinterpret_cast<PyArrayObject*>(result), out)) return false;
+    declare_directml_size(out);
     if (!onnx) out.pad(D);
     return true;
   }
@@ -747,7 +792,7 @@ struct Call {
 /// overlap): out= itself when a view can express it, else out's data type and rank.
 template <class Run>
 PyObject* shape_failure(Call& c, const Status& sizes_status, Run&& run) {
-  alignas(8) unsigned char scratch[8] = {};
+  alignas(16) unsigned char scratch[8] = {};  // DirectML's alignment, for binding_rules='directml'
   const std::int64_t ones[kMaxRank] = {1, 1, 1, 1, 1, 1, 1, 1};
   Status s;
   if (c.out_object != nullptr && !c.out.unviewable) {
@@ -999,7 +1044,7 @@ PyObject* complete(Call& c, bool scatter, Sizes&& sizes_of, Run&& run, bool expl
 enum GatherArgs { kGIn, kGIdx, kGAxis, kGIndexDims, kGOut, kGPolicy, kGThreads };
 Signature g_gather{"dmlref.gather", 4, 2,
                    {"input", "indices", "axis", "index_dimensions", "out", "index_policy", "threads",
-                    "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                    "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_explain_gather = explain_signature("dmlref.explain_gather", g_gather);
 
 PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1012,7 +1057,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
   Shape at;
   if (!uint_attribute(v[kGAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
       !uint_attribute(v[kGIndexDims], c.indices.rank, c.fn, c.op, "IndexDimensions", params.IndexDimensions) ||
-      !read_options(c.fn, v[kGPolicy], nullptr, v[kGThreads], sig.common_options(v), c.options) ||
+      !c.read_options(v[kGPolicy], nullptr, v[kGThreads], sig.common_options(v)) ||
       (explain && !read_coordinate(c.fn, v[kGOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1025,7 +1070,7 @@ PyObject* gather_common(const Signature& sig, bool explain, PyObject* const* arg
 enum ElementsArgs { kEIn, kEIdx, kEAxis, kEOut, kEPolicy, kEThreads };
 Signature g_gather_elements{"dmlref.gather_elements", 3, 2,
                             {"input", "indices", "axis", "out", "index_policy", "threads",
-                             "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                             "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_explain_gather_elements = explain_signature("dmlref.explain_gather_elements", g_gather_elements);
 
 PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1037,7 +1082,7 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
   dmlref::GatherElementsParams params;
   Shape at;
   if (!uint_attribute(v[kEAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kEPolicy], nullptr, v[kEThreads], sig.common_options(v), c.options) ||
+      !c.read_options(v[kEPolicy], nullptr, v[kEThreads], sig.common_options(v)) ||
       (explain && !read_coordinate(c.fn, v[kEOut], at)))
     return nullptr;
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1053,10 +1098,11 @@ PyObject* gather_elements_common(const Signature& sig, bool explain, PyObject* c
 enum NDArgs { kNIn, kNIdx, kNInputCount, kNIndicesCount, kNBatch, kNOut, kNPolicy, kNThreads };
 Signature g_gather_nd{"dmlref.gather_nd", 4, 2,
                       {"input", "indices", "input_dimension_count", "indices_dimension_count", "out", "index_policy",
-                       "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                       "threads", "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_gather_nd1{"dmlref.gather_nd1", 5, 2,
                        {"input", "indices", "input_dimension_count", "indices_dimension_count", "batch_dimension_count",
-                        "out", "index_policy", "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                        "out", "index_policy", "threads", "all_or_nothing", "feature_level", "allow_scratch",
+                        "binding_rules", nullptr}};
 Signature g_explain_gather_nd = explain_signature("dmlref.explain_gather_nd", g_gather_nd);
 Signature g_explain_gather_nd1 = explain_signature("dmlref.explain_gather_nd1", g_gather_nd1);
 
@@ -1079,8 +1125,7 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
       !uint_attribute(v[kNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
       (nd1 && !uint_attribute(v[kNBatch], 0, c.fn, c.op, "BatchDimensionCount", params.BatchDimensionCount)) ||
-      !read_options(c.fn, policy, nullptr, threads,
-                    sig.common_options(v), c.options) || (explain && !read_coordinate(c.fn, out, at)))
+      !c.read_options(policy, nullptr, threads, sig.common_options(v)) || (explain && !read_coordinate(c.fn, out, at)))
     return nullptr;
   const dmlref::GatherNDParams nd_params{params.InputDimensionCount, params.IndicesDimensionCount};
   const dmlref::TensorDesc in = c.input.padded_desc(), idx = c.indices.padded_desc();
@@ -1107,7 +1152,7 @@ PyObject* gather_nd_common(const Signature& sig, GatherND which, bool explain, P
 enum ScatterArgs { kSIn, kSIdx, kSUpd, kSAxis, kSOut, kSPolicy, kSCollisions, kSThreads, kSReduction };
 Signature g_scatter{"dmlref.scatter", 4, 3,
                     {"input", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                     "reduction", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                     "reduction", "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_scatter_elements = renamed("dmlref.scatter_elements", g_scatter);
 Signature g_explain_scatter = explain_signature("dmlref.explain_scatter", g_scatter);
 Signature g_explain_scatter_elements = explain_signature("dmlref.explain_scatter_elements", g_scatter);
@@ -1121,7 +1166,7 @@ PyObject* scatter_common(const Signature& sig, bool explain, PyObject* const* ar
   dmlref::ScatterParams params;
   Shape at;
   if (!uint_attribute(v[kSAxis], 0, c.fn, c.op, "Axis", params.Axis) ||
-      !read_options(c.fn, v[kSPolicy], v[kSCollisions], v[kSThreads], sig.common_options(v), c.options) ||
+      !c.read_options(v[kSPolicy], v[kSCollisions], v[kSThreads], sig.common_options(v)) ||
       !read_reduction(c.fn, v[kSReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1145,7 +1190,7 @@ enum ScatterNDArgs { kSNIn, kSNIdx, kSNUpd, kSNInputCount, kSNIndicesCount, kSNO
 Signature g_scatter_nd{"dmlref.scatter_nd", 5, 3,
                        {"input", "indices", "updates", "input_dimension_count", "indices_dimension_count", "out",
                         "index_policy", "check_collisions", "threads", "reduction",
-                        "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                        "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_explain_scatter_nd = explain_signature("dmlref.explain_scatter_nd", g_scatter_nd);
 
 PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const* args, Py_ssize_t nargs,
@@ -1159,7 +1204,7 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
   if (!uint_attribute(v[kSNInputCount], c.input.rank, c.fn, c.op, "InputDimensionCount", params.InputDimensionCount) ||
       !uint_attribute(v[kSNIndicesCount], c.indices.rank, c.fn, c.op, "IndicesDimensionCount",
                       params.IndicesDimensionCount) ||
-      !read_options(c.fn, v[kSNPolicy], v[kSNCollisions], v[kSNThreads], sig.common_options(v), c.options) ||
+      !c.read_options(v[kSNPolicy], v[kSNCollisions], v[kSNThreads], sig.common_options(v)) ||
       !read_reduction(c.fn, v[kSNReduction], params.Reduction) || (explain && !read_coordinate(c.fn, v[kSNOut], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.padded_desc(), upd = c.updates.padded_desc();
@@ -1182,13 +1227,14 @@ PyObject* scatter_nd_common(const Signature& sig, bool explain, PyObject* const*
 
 enum OnnxGatherArgs { kOGData, kOGIdx, kOGAttr, kOGOut, kOGPolicy, kOGThreads };
 Signature g_onnx_gather{"dmlref.onnx.gather", 3, 2, {"data", "indices", "axis", "out", "index_policy", "threads",
-                                                     "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                                                     "all_or_nothing", "feature_level", "allow_scratch",
+                                                     "binding_rules", nullptr}};
 Signature g_onnx_gather_elements{"dmlref.onnx.gather_elements", 3, 2,
                                  {"data", "indices", "axis", "out", "index_policy", "threads",
-                                  "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                                  "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_onnx_gather_nd{"dmlref.onnx.gather_nd", 3, 2,
                            {"data", "indices", "batch_dims", "out", "index_policy", "threads",
-                            "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                            "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_onnx_explain_gather = explain_signature("dmlref.onnx.explain_gather", g_onnx_gather);
 Signature g_onnx_explain_gather_elements =
     explain_signature("dmlref.onnx.explain_gather_elements", g_onnx_gather_elements);
@@ -1206,7 +1252,7 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
   std::int64_t attr = 0;
   Shape at;
   if (!int_attribute(v[kOGAttr], c.fn, which == OnnxGather::nd ? "batch_dims" : "axis", attr) ||
-      !read_options(c.fn, v[kOGPolicy], nullptr, v[kOGThreads], sig.common_options(v), c.options) ||
+      !c.read_options(v[kOGPolicy], nullptr, v[kOGThreads], sig.common_options(v)) ||
       (explain && !read_coordinate(c.fn, v[kOGOut], at)))
     return nullptr;
   const dmlref::TensorDesc data = c.input.natural_desc(), idx = c.indices.natural_desc();
@@ -1245,14 +1291,14 @@ PyObject* onnx_gather_common(const Signature& sig, OnnxGather which, bool explai
 // onnx.scatter_nd(data, indices, updates, reduction="none", *, ...)
 Signature g_onnx_scatter{"dmlref.onnx.scatter", 4, 3,
                          {"data", "indices", "updates", "axis", "out", "index_policy", "check_collisions", "threads",
-                          "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                          "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_onnx_scatter_elements{"dmlref.onnx.scatter_elements", 5, 3,
                                   {"data", "indices", "updates", "axis", "reduction", "out", "index_policy",
                                    "check_collisions", "threads",
-                                   "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                                   "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_onnx_scatter_nd{"dmlref.onnx.scatter_nd", 4, 3,
                             {"data", "indices", "updates", "reduction", "out", "index_policy", "check_collisions",
-                             "threads", "all_or_nothing", "feature_level", "allow_scratch", nullptr}};
+                             "threads", "all_or_nothing", "feature_level", "allow_scratch", "binding_rules", nullptr}};
 Signature g_onnx_explain_scatter = explain_signature("dmlref.onnx.explain_scatter", g_onnx_scatter);
 Signature g_onnx_explain_scatter_elements =
     explain_signature("dmlref.onnx.explain_scatter_elements", g_onnx_scatter_elements);
@@ -1275,8 +1321,7 @@ PyObject* onnx_scatter_common(const Signature& sig, OnnxScatter which, bool expl
   dmlref::Reduction r = dmlref::Reduction::none;
   Shape at;
   if (!int_attribute(axis, c.fn, "axis", a) || !read_reduction(c.fn, reduction, r) ||
-      !read_options(c.fn, v[first_kw + 1], v[first_kw + 2], v[first_kw + 3],
-                    sig.common_options(v), c.options) ||
+      !c.read_options(v[first_kw + 1], v[first_kw + 2], v[first_kw + 3], sig.common_options(v)) ||
       (explain && !read_coordinate(c.fn, v[first_kw], at)))
     return nullptr;
   const dmlref::TensorDesc idx = c.indices.natural_desc(), upd = c.updates.natural_desc();
@@ -1331,7 +1376,10 @@ PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
   "    call may then leave out= holding the rows before the first bad index.\n"                              \
   "feature_level: None, or a DML_FEATURE_LEVEL ('3_0', '3.0', 0x3000): accept only what DirectML\n"          \
   "    accepts at that level (dmlref.Error, code 'feature_level_too_low', otherwise).\n"                     \
-  "allow_scratch: False: the call allocates no heap scratch (slower for some strided layouts).\n\n"          \
+  "allow_scratch: False: the call allocates no heap scratch (slower for some strided layouts).\n"            \
+  "binding_rules: 'relaxed', or 'directml': also DirectML's buffer-binding rules, on the arrays as\n"        \
+  "    given (data 16-byte aligned, strides whole elements and not negative, at most 2^32 - 1\n"             \
+  "    elements); each declares TotalTensorSizeInBytes = DMLCalcBufferTensorSize.\n\n"                       \
   "Raises dmlref.Error (a ValueError) or dmlref.IndexOutOfRangeError for what the operator rejects\n"        \
   "(nothing is written then), TypeError for dtypes dmlref does not take (bool, complex, object,\n"           \
   "non-native byte order).\n"
@@ -1342,20 +1390,21 @@ PyObject* fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
 
 const char* const kGatherDoc =
     "gather($module, /, input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_GATHER: slices of input along Axis, picked by indices (numpy.take).\n\n"
     "axis: Axis, 0..D-1.\n"
     "index_dimensions: IndexDimensions, how many trailing dimensions of indices are meaningful;\n"
     "    None: the rank of indices as given (0 for a 0-d index).\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherElementsDoc =
     "gather_elements($module, /, input, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_GATHER_ELEMENTS: output[i][j] = input[indices[i][j]][j] for axis 0\n"
     "(numpy.take_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kGatherNDDoc =
     "gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "out=None, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "out=None, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_GATHER_ND: the last dimension of indices holds index tuples into input; each selects\n"
     "a block of input (ONNX GatherND, batch_dims 0).\n\n"
     "input_dimension_count, indices_dimension_count: InputDimensionCount and IndicesDimensionCount;\n"
@@ -1363,7 +1412,7 @@ const char* const kGatherNDDoc =
 const char* const kGatherND1Doc =
     "gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
     "batch_dimension_count=0, *, out=None, index_policy='error', threads=1, all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_GATHER_ND1: gather_nd with BatchDimensionCount leading batch dimensions shared by\n"
     "input and indices (ONNX GatherND with batch_dims).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1376,20 +1425,20 @@ const char* const kGatherND1Doc =
 const char* const kScatterDoc =
     "scatter($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
     "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_SCATTER (= SCATTER_ELEMENTS): a copy of input with every update written at its own\n"
     "coordinate, the Axis coordinate taken from indices (numpy.put_along_axis).\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterElementsDoc =
     "scatter_elements($module, /, input, indices, updates, axis=0, *, out=None, index_policy='error', "
     "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_SCATTER_ELEMENTS: the same operator as scatter.\n\n"
     "axis: Axis, 0..D-1.\n" DMLREF_SCATTER_DOC DMLREF_DML_DOC DMLREF_COMMON_DOC;
 const char* const kScatterNDDoc =
     "scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, out=None, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "DML_OPERATOR_SCATTER_ND: a copy of input with each block of updates written where its index tuple\n"
     "points (ONNX ScatterND).\n\n"
     "input_dimension_count, indices_dimension_count: None: the ranks of input and indices as given.\n"
@@ -1400,35 +1449,37 @@ const char* const kScatterNDDoc =
   "(data, indices, updates, output).\n"
 const char* const kOnnxGatherDoc =
     "gather($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "ONNX Gather: numpy.take(data, indices, axis). axis may be negative; indices may be 0-d.\n"
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherElementsDoc =
     "gather_elements($module, /, data, indices, axis=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "ONNX GatherElements: numpy.take_along_axis(data, indices, axis); indices may be smaller than\n"
     "data off the axis.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxGatherNDDoc =
     "gather_nd($module, /, data, indices, batch_dims=0, *, out=None, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "ONNX GatherND with batch_dims.\n" DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 #define DMLREF_ONNX_SCATTER_DOC                                                                              \
   "check_collisions: raise dmlref.Error when two updates write one element (reduction 'none' only).\n"      \
   "out=data scatters in place.\n"
 const char* const kOnnxScatterDoc =
     "scatter($module, /, data, indices, updates, axis=0, *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "The deprecated ONNX Scatter: scatter_elements without a reduction.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterElementsDoc =
     "scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, out=None, "
     "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "ONNX ScatterElements (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n"
     DMLREF_ONNX_SCATTER_DOC DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 const char* const kOnnxScatterNDDoc =
     "scatter_nd($module, /, data, indices, updates, reduction='none', *, out=None, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "ONNX ScatterND (opsets 11-18): reduction 'none', 'add', 'mul', 'max' or 'min'.\n" DMLREF_ONNX_SCATTER_DOC
     DMLREF_ONNX_DOC DMLREF_COMMON_DOC;
 
@@ -1449,71 +1500,74 @@ const char* const kOnnxScatterNDDoc =
 
 const char* const kExplainGatherDoc =
     "explain_gather($module, /, input, indices, axis=0, index_dimensions=None, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.gather(input, indices, axis, index_dimensions) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherElementsDoc =
     "explain_gather_elements($module, /, input, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.gather_elements(input, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherNDDoc =
     "explain_gather_nd($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, *, "
-    "at, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "at, index_policy='error', threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.gather_nd(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainGatherND1Doc =
     "explain_gather_nd1($module, /, input, indices, input_dimension_count=None, indices_dimension_count=None, "
     "batch_dimension_count=0, *, at, index_policy='error', threads=1, all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.gather_nd1(...) comes from.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterDoc =
     "explain_scatter($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
     "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.scatter(input, indices, updates, axis) comes from. Explain an\n"
     "in-place scatter before running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, input, indices, updates, axis=0, *, at, index_policy='error', "
     "check_collisions=False, threads=1, reduction='none', all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "The same as explain_scatter (DirectML's newer name for the operator).\n\n" DMLREF_EXPLAIN_DML_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kExplainScatterNDDoc =
     "explain_scatter_nd($module, /, input, indices, updates, input_dimension_count=None, "
     "indices_dimension_count=None, *, at, index_policy='error', check_collisions=False, threads=1, "
-    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.scatter_nd(...) comes from. Explain an in-place scatter before\n"
     "running it: input is read as it is now.\n\n" DMLREF_EXPLAIN_DML_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherDoc =
     "explain_gather($module, /, data, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.gather(data, indices, axis) comes from.\n\n" DMLREF_EXPLAIN_ONNX_AT
     DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherElementsDoc =
     "explain_gather_elements($module, /, data, indices, axis=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_elements(data, indices, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainGatherNDDoc =
     "explain_gather_nd($module, /, data, indices, batch_dims=0, *, at, index_policy='error', "
-    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.gather_nd(data, indices, batch_dims) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterDoc =
     "explain_scatter($module, /, data, indices, updates, axis=0, *, at, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter(data, indices, updates, axis) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterElementsDoc =
     "explain_scatter_elements($module, /, data, indices, updates, axis=0, reduction='none', *, at, "
     "index_policy='error', check_collisions=False, threads=1, all_or_nothing=True, "
-    "feature_level=None, allow_scratch=True)\n--\n\n"
+    "feature_level=None, allow_scratch=True, binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_elements(data, indices, updates, axis, reduction) comes\n"
     "from; a reduction's steps are the operator's own arithmetic (float16 rounds after each).\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 const char* const kOnnxExplainScatterNDDoc =
     "explain_scatter_nd($module, /, data, indices, updates, reduction='none', *, at, index_policy='error', "
-    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True)\n--\n\n"
+    "check_collisions=False, threads=1, all_or_nothing=True, feature_level=None, allow_scratch=True, "
+    "binding_rules='relaxed')\n--\n\n"
     "Where element `at` of dmlref.onnx.scatter_nd(data, indices, updates, reduction) comes from.\n\n"
     DMLREF_EXPLAIN_ONNX_AT DMLREF_EXPLAIN_DOC;
 

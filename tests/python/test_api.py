@@ -38,9 +38,10 @@ def test_layout_and_onnx_attribute():
 def test_signatures_and_docstrings():
     expected = {
         "gather": "(input, indices, axis=0, index_dimensions=None, *, out=None, index_policy='error', threads=1, "
-                  "all_or_nothing=True, feature_level=None, allow_scratch=True)",
+                  "all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')",
         "scatter": "(input, indices, updates, axis=0, *, out=None, index_policy='error', check_collisions=False, "
-                   "threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True)",
+                   "threads=1, reduction='none', all_or_nothing=True, feature_level=None, allow_scratch=True, "
+                   "binding_rules='relaxed')",
     }
     for name in FUNCTIONS:
         f = getattr(dmlref, name)
@@ -52,7 +53,8 @@ def test_signatures_and_docstrings():
         f = getattr(dmlref.onnx, name)
         assert f.__doc__ and "ONNX" in f.__doc__
         assert str(inspect.signature(f)).startswith("(data, indices")
-        assert str(inspect.signature(f)).endswith("all_or_nothing=True, feature_level=None, allow_scratch=True)")
+        assert str(inspect.signature(f)).endswith(
+            "all_or_nothing=True, feature_level=None, allow_scratch=True, binding_rules='relaxed')")
     assert str(inspect.signature(dmlref.onnx.scatter_nd)).startswith("(data, indices, updates, reduction='none', *")
 
 
