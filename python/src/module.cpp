@@ -1489,7 +1489,8 @@ const char* const kOnnxScatterNDDoc =
   "index value included; nothing is written. Returns a dmlref.Provenance: the index elements read and\n"     \
   "the input element copied (gathers), or every update that addresses the element, in the order they\n"     \
   "are applied (scatters). str() of it is the C++ dmlref::to_string text (docs/explain.md).\n\n"             \
-  "index_policy, check_collisions, threads, reduction: as for the operator.\n\n"                             \
+  "index_policy, check_collisions, threads, reduction, feature_level, binding_rules: as for the\n"           \
+  "    operator; all_or_nothing and allow_scratch change nothing here (every value is checked first).\n\n"   \
   "Raises the operator's own error (dmlref.Error, dmlref.IndexOutOfRangeError) for a call it would\n"        \
   "reject, then dmlref.Error with code 'coordinate_out_of_range' for an `at` that is not an element\n"       \
   "of the output; TypeError as the operator does, and for an `at` that is not a sequence of ints.\n"

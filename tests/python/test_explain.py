@@ -11,6 +11,7 @@ the errors."""
 import ast
 import inspect
 import os
+import re
 
 import numpy as np
 import pytest
@@ -483,6 +484,21 @@ def test_operator_errors_pass_through_first():
         operator_error(lambda: dmlref.scatter(*collide, check_collisions=True))
 
 
+def test_options_that_change_no_explanation():
+    x = np.arange(15, dtype=F32).reshape(5, 3)
+    good, bad = np.array([4, 0]), np.array([0, 5])
+    expected = str(dmlref.explain_gather(x, good, at=(1, 2)))
+    for options in [{"all_or_nothing": False}, {"allow_scratch": False}, {"binding_rules": "directml"},
+                    {"feature_level": "6_4"}]:
+        assert str(dmlref.explain_gather(x, good, at=(1, 2), **options)) == expected, options
+        # Every value is checked before anything is explained: the same error, nothing partly written.
+        assert operator_error(lambda: dmlref.explain_gather(x, bad, at=(0, 0), **options)) == \
+            operator_error(lambda: dmlref.explain_gather(x, bad, at=(0, 0))), options
+        with pytest.raises(dmlref.IndexOutOfRangeError) as info:
+            dmlref.explain_gather(x, bad, at=(0, 0), **options)
+        assert info.value.output_partly_written is False
+
+
 def test_argument_errors():
     x, idx = np.arange(4.0), np.array([1])
     with pytest.raises(TypeError, match="missing required keyword-only argument 'at'"):
@@ -533,4 +549,9 @@ def test_signatures_stubs_and_docstrings(module, names):
         keyword = [p.name for p in parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
         assert stub_parameters(stub, "explain_" + name) == (positional, keyword)
         assert "at:" in explain.__doc__ and "coordinate_out_of_range" in explain.__doc__
+        # Every option is described, in the operator's docstring and the explanation's.
+        for p in parameters.values():
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "at":
+                assert re.search(r"\b%s\b" % p.name, explain.__doc__), (name, p.name)
+                assert re.search(r"\b%s:" % p.name, getattr(module, name).__doc__), (name, p.name)
     assert "explain_" + names[0] in module.__all__
