@@ -26,6 +26,7 @@
 #include <dmlref/explain.hpp>
 #include <dmlref/onnx.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -660,8 +661,18 @@ struct Call {
     Py_XDECREF(temporary);
   }
 
-  bool read(PyObject* in, PyObject* idx, PyObject* upd, PyObject* out_arg) {
+  /// An operand and its tensor's name in errors.
+  struct Named {
+    Operand* operand;
+    const char* name;
+  };
+  /// The operands in field order (updates unused by a gather, out= unused until given).
+  std::array<Named, 4> named_operands() {
     const Names& names = onnx ? kOnnx : kDirectML;
+    return {{{&input, names.input}, {&indices, names.indices}, {&updates, names.updates}, {&out, names.output}}};
+  }
+
+  bool read(PyObject* in, PyObject* idx, PyObject* upd, PyObject* out_arg) {
     input.arg = onnx ? "data" : "input";
     indices.arg = "indices";
     updates.arg = "updates";
@@ -674,10 +685,8 @@ struct Call {
       if (!read_output(fn, out_arg, out)) return false;
     }
     const char* rule = onnx ? "DirectML allows at most 8 dimensions" : "DirectML tensors have at most 8 dimensions";
-    Operand* all[] = {&input, &indices, &updates, &out};
-    const char* tensor_names[] = {names.input, names.indices, names.updates, names.output};
-    for (int i = 0; i < 4; ++i)
-      if (all[i]->rank > kMaxRank) return rank_error(op, tensor_names[i], all[i]->rank, onnx ? 0 : 1, rule);
+    for (const Named& o : named_operands())
+      if (o.operand->rank > kMaxRank) return rank_error(op, o.name, o.operand->rank, onnx ? 0 : 1, rule);
     if (!onnx) {
       D = std::max({1, input.rank, indices.rank, has_updates ? updates.rank : 0});
       input.pad(D);
@@ -700,19 +709,17 @@ struct Call {
   /// (its extent rounded up to 4 bytes): a numpy array carries no buffer size of its own.
   bool bind_as_directml() {
     if (options.binding_rules != dmlref::BindingRules::directml) return true;
-    const Names& names = onnx ? kOnnx : kDirectML;
-    Operand* all[] = {&input, &indices, &updates, &out};
-    const char* tensor_names[] = {names.input, names.indices, names.updates, names.output};
-    for (int i = 0; i < 4; ++i) {
-      if (!all[i]->copied_for_strides) continue;
-      raise(make_error(ErrorCode::invalid_stride, op, tensor_names[i], "Strides",
+    for (const Named& o : named_operands()) {
+      if (!o.operand->copied_for_strides) continue;
+      const Operand& given = *o.operand;
+      raise(make_error(ErrorCode::invalid_stride, op, o.name, "Strides",
                        ErrorValue::of_text("byte strides of whole elements, at least 0"),
-                       ErrorValue::of(Shape::from(all[i]->given_byte_strides, static_cast<std::size_t>(all[i]->rank))),
+                       ErrorValue::of(Shape::from(given.given_byte_strides, static_cast<std::size_t>(given.rank))),
                        "binding_rules is directml: DML_BUFFER_TENSOR_DESC's Strides are UINT elements; "
                        "relaxed rules bind a copy"));
       return false;
     }
-    for (Operand* o : all) declare_directml_size(*o);
+    for (const Named& o : named_operands()) declare_directml_size(*o.operand);
     return true;
   }
   void declare_directml_size(Operand& o) const {
