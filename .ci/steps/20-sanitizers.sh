@@ -4,7 +4,7 @@
 # The `asan-ubsan` preset builds every test, example and tests/noexcept program with
 # -fsanitize=address,undefined -fno-sanitize-recover=all, and its test preset runs them with
 # LeakSanitizer on: any report ends the test process with a failure, so ctest fails. The test
-# executable runs as two gtest shards, not a process per test (DMLREF_TEST_PROCESS_PER_TEST=OFF):
+# executable runs as four gtest shards, not a process per test (DMLREF_TEST_PROCESS_PER_TEST=OFF):
 # starting a sanitized process costs ~0.5 s, a thousand of them took five minutes. The shards run
 # with small caches (DMLREF_CACHE_SIZES, so that small tensors cross the kernels' thresholds),
 # copy_run's vector loop for runs in memcpy's slow window (DMLREF_SLOW_ALIASED_MEMCPY=1) and a
