@@ -722,6 +722,7 @@ struct Call {
     for (const Named& o : named_operands()) declare_directml_size(*o.operand);
     return true;
   }
+  /// (A temporary standing in for out= never needs it: such an out= is refused above.)
   void declare_directml_size(Operand& o) const {
     if (options.binding_rules == dmlref::BindingRules::directml) o.bytes = (o.bytes + 3) & ~std::uint64_t{3};
   }
@@ -753,8 +754,6 @@ struct Call {
       target.unviewable = false;
       if (!read_numpy(fn, reinterpret_cast<PyArrayObject*>(temporary), target)) return false;
       if (in_place && !read_numpy(fn, reinterpret_cast<PyArrayObject*>(temporary), input)) return false;
-      declare_directml_size(target);
-      if (in_place) declare_directml_size(input);
       if (!onnx) {
         target.pad(D);
         if (in_place) input.pad(D);
