@@ -58,6 +58,8 @@ def test_data_off_16_bytes_is_rejected_naming_the_tensor_and_nothing_is_written(
         ("IndicesTensor", lambda: dmlref.gather(MATRIX, at_offset(PICKS, 8), 0, out=out, binding_rules="directml")),
         ("OutputTensor", lambda: dmlref.gather(MATRIX, PICKS, 0, out=shifted_out, binding_rules="directml")),
         ("data", lambda: dmlref.onnx.gather(at_offset(MATRIX, offset), PICKS, 0, out=out, binding_rules="directml")),
+        ("UpdatesTensor", lambda: dmlref.scatter(out, np.zeros((2, 4), np.int64), at_offset(MATRIX[:2], offset), 0,
+                                                 out=out, binding_rules="directml")),
     ]:
         before, shifted_before = out.copy(), shifted_out.copy()
         with pytest.raises(dmlref.Error) as info:
@@ -85,6 +87,12 @@ def test_strides_no_buffer_tensor_can_express_are_rejected_where_relaxed_rules_c
         ("IndicesTensor", "{-8}", lambda: dmlref.gather(MATRIX, PICKS[::-1], 0, binding_rules="directml")),
         ("data", "{-16, 4}", lambda: dmlref.onnx.gather(reversed_rows, PICKS, 0, binding_rules="directml")),
     ]
+    # A scatter's updates, by their DirectML and ONNX names.
+    data, where = np.zeros((4, 4), np.float32), np.array([[1], [3]], dtype=np.int64)
+    cases.append(("UpdatesTensor", "{-16, 4}",
+                  lambda: dmlref.scatter_nd(data, where, MATRIX[:2][::-1], binding_rules="directml")))
+    cases.append(("updates", "{-16, 4}",
+                  lambda: dmlref.onnx.scatter_nd(data, where, MATRIX[:2][::-1], binding_rules="directml")))
     # Rows 18 bytes apart: not whole float32 elements.
     float_view = np.lib.stride_tricks.as_strided(raw[:112].view(np.float32), shape=(6, 4), strides=(18, 4))
     cases.append(("InputTensor", "{18, 4}", lambda: dmlref.gather(float_view, PICKS, 0, binding_rules="directml")))

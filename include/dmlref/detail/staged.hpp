@@ -485,8 +485,7 @@ void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int
 /// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where the
 /// CPU has them (gathers_with_avx512()), for a line staged alone in the stage buffer (not
 /// `ruled_out`: read in place, grouped, its rows' positions shared or strided, or into a streamed
-/// output)
-/// whose index values are its positions (`doubled`, or unsigned), with room after its
+/// output) whose index values are its positions (`doubled`, or unsigned), with room after its
 /// `staged_bytes` for a dword read at its last element.
 template <std::size_t W, class I>
 inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool ruled_out,
