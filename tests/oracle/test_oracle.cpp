@@ -557,6 +557,49 @@ TEST(OracleLayout, RejectsOutputThatAliasesItselfOrAnInput) {
     EXPECT_TRUE(contains(r.error, "overlaps UpdatesTensor")) << r.error;
 }
 
+// Spans that meet are only a first filter: whether elements coincide decides, for an output that
+// spans far more elements than it has (its sorted addresses) and for tensors interleaved with it.
+TEST(OracleLayout, OverlapIsDecidedElementByElement) {
+    const std::vector<float> in{1, 2, 3, 4, 5, 6};
+    const std::vector<std::uint32_t> idx4{0, 1, 1, 0};
+    std::vector<float> far(2001, S);
+    const std::vector<float> untouched = far;
+    // {2,2} with strides {1000,1000}: (0,1) and (1,0) share element 1000.
+    oracle::Result r = oracle::gather_elements(tensor(in, {2, 3}), indices(idx4, {2, 2}),
+                                               output(far, {2, 2}, {1000, 1000}), 1, oracle::Policy::error);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.error, "share one element")) << r.error;
+    EXPECT_EQ(far, untouched);
+    // {2,2} with strides {1000,1}: elements 0, 1, 1000 and 1001.
+    ASSERT_TRUE(oracle::gather_elements(tensor(in, {2, 3}), indices(idx4, {2, 2}), output(far, {2, 2}, {1000, 1}),
+                                        1, oracle::Policy::error)
+                    .ok);
+    EXPECT_EQ((std::vector<float>{far[0], far[1], far[1000], far[1001]}), (std::vector<float>{1, 2, 5, 4}));
+
+    // Input on the odd elements of a buffer, the output on its even ones: the spans meet, no element does.
+    std::vector<float> interleaved{0, 10, 0, 11, 0, 12, 0, 13};
+    const std::vector<std::uint32_t> idx{1, 3};
+    const oracle::Tensor odd{reinterpret_cast<const unsigned char*>(interleaved.data() + 1), 4, {4}, {2}};
+    ASSERT_TRUE(
+        oracle::gather(odd, indices(idx, {2}), output(interleaved, {2}, {2}), 0, 1, oracle::Policy::error).ok);
+    EXPECT_EQ(interleaved, (std::vector<float>{11, 10, 13, 11, 0, 12, 0, 13}));
+    // An odd element in the output's span as well: element 3.
+    r = oracle::gather(odd, indices(idx, {2}), output(interleaved, {2}, {3}), 0, 1, oracle::Policy::error);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.error, "overlaps InputTensor")) << r.error;
+
+    // IndicesTensor inside the output's buffer.
+    std::vector<std::uint32_t> shared{0, 0, 0, 1, 0};
+    const oracle::Indices tail{reinterpret_cast<const unsigned char*>(shared.data() + 3), oracle::IndexKind::u32, {2},
+                               {1}};
+    r = oracle::gather(tensor(in, {6}), tail,
+                       oracle::Output{reinterpret_cast<unsigned char*>(shared.data() + 2), 4, {2}, {1}}, 0, 1,
+                       oracle::Policy::error);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.error, "overlaps IndicesTensor")) << r.error;
+    EXPECT_EQ(shared, (std::vector<std::uint32_t>{0, 0, 0, 1, 0}));
+}
+
 TEST(OracleLayout, AcceptsUnusualButNonAliasingOutputStrides) {
     // {2,3} with strides {3,2}: offsets 0,2,4,3,5,7 — all distinct, though not a "sorted" layout.
     const std::vector<float> in{1, 2, 3, 4, 5, 6};

@@ -442,9 +442,31 @@ inline std::vector<std::uintptr_t> sorted_addresses(const void* data, std::size_
     return a;
 }
 
-/// Tensors/policy §3.4: no two output coordinates may share an element.
-inline bool output_aliases(const std::vector<std::uintptr_t>& out_sorted) {
-    return std::adjacent_find(out_sorted.begin(), out_sorted.end()) != out_sorted.end();
+/// The highest element offset a tensor reaches (its strides are >= 0, check_layout).
+inline std::int64_t last_offset(const Sizes& sizes, const Sizes& strides) {
+    std::int64_t last = 0;
+    for (std::size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
+    return last;
+}
+
+/// Tensors/policy §3.4: no two output coordinates may share an element. Strides count whole
+/// elements, so two elements share a byte only where they coincide: each coordinate marks the
+/// element it reaches, or, where the output spans far more elements than it has, the sorted start
+/// addresses are compared.
+inline bool output_aliases(const Output& o) {
+    const std::int64_t span = last_offset(o.sizes, o.strides) + 1;
+    if (span / 64 > count(o.sizes)) {
+        const std::vector<std::uintptr_t> a = sorted_addresses(o.data, o.element_size, o.sizes, o.strides);
+        return std::adjacent_find(a.begin(), a.end()) != a.end();
+    }
+    std::vector<bool> reached(static_cast<std::size_t>(span));
+    Coord c(o.sizes.size(), 0);
+    do {
+        const auto element = static_cast<std::size_t>(offset(c, o.strides));
+        if (reached[element]) return true;
+        reached[element] = true;
+    } while (next(c, o.sizes));
+    return false;
 }
 
 /// Does any element of the tensor (data, element_size, sizes, strides) share a byte with any
@@ -482,24 +504,33 @@ inline Result check_tensors(const char* op, const Tensor& input, const Indices& 
 }
 
 /// The output neither aliases itself nor overlaps an input; `in_place`: the output is exactly
-/// the input (same pointer, sizes and strides), which only scatters allow.
+/// the input (same pointer, sizes and strides), which only scatters allow. Only a tensor whose bytes
+/// reach into the output's span can overlap an output element.
 inline Result check_overlaps(const char* op, const Tensor& input, const Indices& indices, const Tensor* updates,
                              const Output& output, bool in_place) {
-    const std::vector<std::uintptr_t> out =
-        sorted_addresses(output.data, output.element_size, output.sizes, output.strides);
-    if (output_aliases(out))
+    if (output_aliases(output))
         return failure(
             op, "layout error",
             "OutputTensor strides " + text(output.strides) + " make two output coordinates share one element");
-    if (!in_place &&
-        overlaps_output(out, output.element_size, input.data, input.element_size, input.sizes, input.strides))
+    auto bytes_end = [](const void* data, std::size_t element_size, const Sizes& sizes, const Sizes& strides) {
+        return reinterpret_cast<std::uintptr_t>(data) +
+               static_cast<std::uintptr_t>(last_offset(sizes, strides) + 1) * element_size;
+    };
+    const auto out_begin = reinterpret_cast<std::uintptr_t>(output.data);
+    const std::uintptr_t out_end = bytes_end(output.data, output.element_size, output.sizes, output.strides);
+    std::vector<std::uintptr_t> out;  // the output's sorted addresses, once a tensor reaches its span
+    auto overlaps = [&](const void* data, std::size_t element_size, const Sizes& sizes, const Sizes& strides) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(data);
+        if (begin >= out_end || bytes_end(data, element_size, sizes, strides) <= out_begin) return false;
+        if (out.empty()) out = sorted_addresses(output.data, output.element_size, output.sizes, output.strides);
+        return overlaps_output(out, output.element_size, data, element_size, sizes, strides);
+    };
+    if (!in_place && overlaps(input.data, input.element_size, input.sizes, input.strides))
         return failure(op, "layout error",
                        "OutputTensor overlaps InputTensor (only exact in-place scatter is allowed)");
-    if (overlaps_output(out, output.element_size, indices.data, index_size(indices.kind), indices.sizes,
-                        indices.strides))
+    if (overlaps(indices.data, index_size(indices.kind), indices.sizes, indices.strides))
         return failure(op, "layout error", "OutputTensor overlaps IndicesTensor");
-    if (updates && overlaps_output(out, output.element_size, updates->data, updates->element_size, updates->sizes,
-                                   updates->strides))
+    if (updates && overlaps(updates->data, updates->element_size, updates->sizes, updates->strides))
         return failure(op, "layout error", "OutputTensor overlaps UpdatesTensor");
     return success();
 }
