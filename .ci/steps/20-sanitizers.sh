@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ci-step: clang++ 14, AddressSanitizer + UndefinedBehaviorSanitizer (no recovery): build and run all the tests
 #
-# The `asan-ubsan` preset builds every test, example and tests/noexcept program with
-# -fsanitize=address,undefined -fno-sanitize-recover=all, and its test preset runs them with
+# The `asan-ubsan` preset builds every test and example (not the tests/noexcept programs, which
+# `dev` runs) with -fsanitize=address,undefined -fno-sanitize-recover=all, and its test preset runs them with
 # LeakSanitizer on: any report ends the test process with a failure, so ctest fails. The test
 # executable runs as four gtest shards, not a process per test (DMLREF_TEST_PROCESS_PER_TEST=OFF):
 # starting a sanitized process costs ~0.5 s, a thousand of them took five minutes. The shards run
