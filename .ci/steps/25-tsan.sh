@@ -3,7 +3,7 @@
 #
 # The `tsan` preset builds the test executable from tests/kernels/test_threads.cpp and the oneTBB
 # adapter's tests (tests/executors/test_tbb.cpp) alone, with -fsanitize=thread, and its test preset
-# runs (GTEST_FILTER, four shards) the tests whose names contain "Thread" or "TbbExecutor"
+# runs (GTEST_FILTER, six shards) the tests whose names contain "Thread" or "TbbExecutor"
 # (ThreadsAndExecutorsMatchSequentialOracle for every operator: the default pool, a reversing
 # executor and a thread-per-task executor; ScatterThreads; the TbbExecutor tests). Debian's libtbb
 # is not instrumented: tests/executors/tsan_tbb.supp silences reports inside TBB itself, and a test
