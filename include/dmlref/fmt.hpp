@@ -149,7 +149,8 @@ struct formatter<dmlref::BasicTensorDesc<Pointer>> : dmlref::detail::print::Spec
   template <class FormatContext>
   auto format(const dmlref::BasicTensorDesc<Pointer>& desc, FormatContext& ctx) const -> decltype(ctx.out()) {
     dmlref::detail::RawTensor raw;
-    const dmlref::Status s = dmlref::detail::from_desc("format", "TensorDesc", desc, raw);
+    dmlref::detail::DescShapes shapes;
+    const dmlref::Status s = dmlref::detail::from_desc("format", "TensorDesc", desc, raw, shapes);
     const std::string text =
         s.ok() ? dmlref::detail::print::format_raw(raw, spec()) : "<invalid tensor: " + s.message() + ">";
     return std::copy(text.begin(), text.end(), ctx.out());

@@ -371,7 +371,8 @@ Result<Provenance> explain_described(std::index_sequence<K...>, const typename O
   Status checks[] = {check_desc(Op::name, field_name(static_cast<int>(K), count), descs)...};
   for (Status& s : checks)
     if (!s) return s;
-  const RawTensor tensors[] = {raw(field_name(static_cast<int>(K), count), descs)...};
+  const DescShapes shapes[] = {shapes_of(descs)...};
+  const RawTensor tensors[] = {raw(field_name(static_cast<int>(K), count), descs, shapes[K])...};
   Operands t = operands_of(tensors);
   return explain_call<Op>(t, params, at, options, runtime_explain_kernels<Op::flow>(tensors[1].type));
 }

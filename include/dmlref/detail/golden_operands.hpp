@@ -64,14 +64,21 @@ inline Tolerance absolute(double max_difference) noexcept {
 inline constexpr int max_listed_mismatches = 10;
 
 /// Either side of a comparison: a TensorView<T> or a runtime descriptor, converted implicitly.
+/// It keeps its own sizes and strides, which its RawTensor refers to: it is neither copied nor
+/// moved.
 class TensorRef {
  public:
   template <class T>
   TensorRef(const TensorView<T>& view) noexcept  // NOLINT: implicit by design
-      : raw_(::dmlref::detail::raw("", view)) {}
+      : shapes_{view.sizes(), view.strides()}, raw_(::dmlref::detail::raw("", view)) {
+    raw_.sizes = shapes_.sizes;
+    raw_.strides = shapes_.strides;
+  }
   template <class Pointer>
   TensorRef(const BasicTensorDesc<Pointer>& desc) noexcept  // NOLINT: implicit by design
-      : desc_status_(::dmlref::detail::from_desc("", "", desc, raw_)), from_desc_(true) {}
+      : desc_status_(::dmlref::detail::from_desc("", "", desc, raw_, shapes_)), from_desc_(true) {}
+  TensorRef(const TensorRef&) = delete;
+  TensorRef& operator=(const TensorRef&) = delete;
 
   /// The tensor with its type erased (valid only if problem() is empty).
   const ::dmlref::detail::RawTensor& raw() const noexcept { return raw_; }
@@ -100,6 +107,7 @@ class TensorRef {
     return text;
   }
 
+  ::dmlref::detail::DescShapes shapes_;
   ::dmlref::detail::RawTensor raw_;
   Status desc_status_;
   bool from_desc_ = false;

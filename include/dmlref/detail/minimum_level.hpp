@@ -48,7 +48,8 @@ template <class Op, class... Descs>
 Result<std::uint32_t> described_minimum_level(const typename Op::Params& params, const Options& options,
                                               const Descs&... descs) noexcept {
   if (Status s = check_descs<Op>(std::index_sequence_for<Descs...>{}, descs...); !s) return s;
-  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, descs...);
+  const DescShapes shapes[] = {shapes_of(descs)...};
+  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, shapes, descs...);
   Operands t = operands_of(tensors);
   return minimum_level<Op>(t, params, options);
 }

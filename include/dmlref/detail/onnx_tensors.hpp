@@ -110,9 +110,10 @@ struct Padded {
   MutableTensorDesc output() const noexcept {
     return MutableTensorDesc{source->type, rank, sizes, strides, source->bytes, source->data, source->alignment};
   }
-  /// The dispatch layer's own reading of the descriptor, to run its layout checks.
-  Status raw(const char* op, RawTensor& out) const noexcept {
-    return dmlref::detail::from_desc(op, source->dml_name, input(), out);
+  /// The dispatch layer's own reading of the descriptor, to run its layout checks (`out` refers
+  /// to `shapes`).
+  Status raw(const char* op, RawTensor& out, dmlref::detail::DescShapes& shapes) const noexcept {
+    return dmlref::detail::from_desc(op, source->dml_name, input(), out, shapes);
   }
 };
 
@@ -171,11 +172,23 @@ struct Naming {
   }
 };
 
-/// The dispatch layer's layout checks for a non-empty tensor (padded to D), and what they derive.
-inline Status check_layout(const char* op, const Naming& naming, const Padded& t, bool is_output, RawTensor& raw,
-                           dmlref::detail::Layout& layout) noexcept {
-  if (Status s = t.raw(op, raw); !s) return naming.translate(s);
-  return naming.translate(dmlref::detail::check_layout(op, raw, static_cast<int>(t.rank), is_output, layout));
+/// A tensor read as the dispatch layer reads it: its RawTensor, which refers to `shapes` (so it is
+/// neither copied nor moved), and the Layout its checks derive.
+struct Checked {
+  dmlref::detail::DescShapes shapes;
+  RawTensor raw;
+  dmlref::detail::Layout layout{};
+
+  Checked() = default;
+  Checked(const Checked&) = delete;
+  Checked& operator=(const Checked&) = delete;
+};
+
+/// The dispatch layer's layout checks for a non-empty tensor (padded to D), into `out`.
+inline Status check_layout(const char* op, const Naming& naming, const Padded& t, bool is_output,
+                           Checked& out) noexcept {
+  if (Status s = t.raw(op, out.raw, out.shapes); !s) return naming.translate(s);
+  return naming.translate(dmlref::detail::check_layout(op, out.raw, static_cast<int>(t.rank), is_output, out.layout));
 }
 
 /// The strided walk over a natural-rank tensor (rank 0: one element) with N offsets.
@@ -227,9 +240,8 @@ Status check_values_typed(const char* op, const Operand& indices, const Operand&
 inline Status check_values(const char* op, const Naming& naming, const Operand& indices, int D,
                            const Operand& data, int first, bool tuple, IndexPolicy policy) noexcept {
   if (indices.empty()) return Status();
-  RawTensor raw;
-  dmlref::detail::Layout layout{};
-  if (Status s = check_layout(op, naming, Padded(indices, D), false, raw, layout); !s) return s;
+  Checked checked;
+  if (Status s = check_layout(op, naming, Padded(indices, D), false, checked); !s) return s;
   // The index type was checked first.
   return dmlref::detail::visit_index_type(indices.type, [&](auto index) {
     return check_values_typed<decltype(index)>(op, indices, data, first, tuple, policy);
@@ -259,20 +271,19 @@ inline void copy_elements(const Operand& from, const Operand& to, const Shape* s
 /// plus output against the other inputs when they are given and non-empty.
 inline Status check_copy(const char* op, const Naming& naming, const Operand& data, const Operand& output,
                          int D, const Operand* indices, const Operand* updates) noexcept {
-  RawTensor in, out;
-  dmlref::detail::Layout in_layout{}, out_layout{};
-  if (Status s = check_layout(op, naming, Padded(data, D), false, in, in_layout); !s) return s;
-  if (Status s = check_layout(op, naming, Padded(output, D), true, out, out_layout); !s) return s;
+  Checked in, out;
+  if (Status s = check_layout(op, naming, Padded(data, D), false, in); !s) return s;
+  if (Status s = check_layout(op, naming, Padded(output, D), true, out); !s) return s;
   if (!same_layout(data, output))
-    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, out_layout, in, in_layout)); !s)
+    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out.raw, out.layout, in.raw, in.layout)); !s)
       return s;
   const Operand* others[] = {indices, updates};
   for (const Operand* t : others) {
     if (t == nullptr || t->empty()) continue;
-    RawTensor other;
-    dmlref::detail::Layout other_layout{};
-    if (Status s = check_layout(op, naming, Padded(*t, D), false, other, other_layout); !s) return s;
-    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out, out_layout, other, other_layout)); !s)
+    Checked other;
+    if (Status s = check_layout(op, naming, Padded(*t, D), false, other); !s) return s;
+    if (Status s = naming.translate(dmlref::detail::check_no_overlap(op, out.raw, out.layout, other.raw, other.layout));
+        !s)
       return s;
   }
   return Status();

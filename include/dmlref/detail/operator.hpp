@@ -229,9 +229,11 @@ Status check_plan(const Operands& t, const typename Op::Params& params, const Op
     if (Status s = kernels.check_indices(plan, RowRange{}); !s) return s;
   if constexpr (Op::flow == Flow::scatter) {
     if (options.check_collisions && params.Reduction == Reduction::none) {
+      const Shape updates_strides = packed_strides(t.updates().sizes);
+      const Shape output_strides = packed_strides(t.output().sizes);
       RawTensor packed_updates = t.updates(), packed_output = t.output();
-      packed_updates.strides = packed_strides(packed_updates.sizes);
-      packed_output.strides = packed_strides(packed_output.sizes);
+      packed_updates.strides = updates_strides;
+      packed_output.strides = output_strides;
       Operands packed = t;
       packed.tensor[2] = &packed_updates;
       packed.tensor[3] = &packed_output;
@@ -305,11 +307,20 @@ Operands operands_of(const std::array<RawTensor, Count>& tensors) noexcept {
   return t;
 }
 
-/// The RawTensors of a call's views or descriptors (in field order), named by field.
-template <class... Tensors, std::size_t... K>
-std::array<RawTensor, sizeof...(Tensors)> raw_tensors(std::index_sequence<K...>, const Tensors&... tensors) noexcept {
-  constexpr int count = sizeof...(Tensors);
-  return {{raw(field_name(static_cast<int>(K), count), tensors)...}};
+/// The RawTensors of a call's views (in field order), named by field, over the views' Shapes.
+template <class... Views, std::size_t... K>
+std::array<RawTensor, sizeof...(Views)> raw_tensors(std::index_sequence<K...>, const Views&... views) noexcept {
+  constexpr int count = sizeof...(Views);
+  return {{raw(field_name(static_cast<int>(K), count), views)...}};
+}
+
+/// The RawTensors of a call's descriptors (in field order), named by field, over `shapes`.
+template <class... Descs, std::size_t... K>
+std::array<RawTensor, sizeof...(Descs)> raw_tensors(std::index_sequence<K...>,
+                                                    const DescShapes (&shapes)[sizeof...(Descs)],
+                                                    const Descs&... descs) noexcept {
+  constexpr int count = sizeof...(Descs);
+  return {{raw(field_name(static_cast<int>(K), count), descs, shapes[K])...}};
 }
 
 /// Each descriptor's own rules (check_desc), which come before all others: the first broken one,
@@ -351,7 +362,8 @@ Status run_typed(const typename Op::Params& params, const Options& options, cons
 template <class Op, class... Descs>
 Status run_described(const typename Op::Params& params, const Options& options, const Descs&... descs) noexcept {
   if (Status s = check_descs<Op>(std::index_sequence_for<Descs...>{}, descs...); !s) return s;
-  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, descs...);
+  const DescShapes shapes[] = {shapes_of(descs)...};
+  const auto tensors = raw_tensors(std::index_sequence_for<Descs...>{}, shapes, descs...);
   Operands t = operands_of(tensors);
   return run_operator<Op>(t, params, options, runtime_kernels<Op::flow>(tensors[0].type, tensors[1].type));
 }

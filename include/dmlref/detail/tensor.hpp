@@ -13,13 +13,43 @@
 
 namespace dmlref::detail {
 
-/// A tensor with its element type erased: what both API layers hand to an operator.
+/// A Shape kept elsewhere, read in place: a RawTensor refers to its view's or its caller's sizes
+/// and strides instead of copying them, so that a call copies no Shape. It binds to lvalues only,
+/// as a temporary would be gone before the call reads it.
+class ShapeRef {
+ public:
+  ShapeRef() noexcept : shape_(&empty_) {}
+  ShapeRef(const Shape& shape) noexcept : shape_(&shape) {}  // NOLINT: implicit by design
+  ShapeRef(const Shape&&) = delete;
+
+  operator const Shape&() const noexcept { return *shape_; }  // NOLINT: implicit by design
+  const Shape& get() const noexcept { return *shape_; }
+  int rank() const noexcept { return shape_->rank(); }
+  std::int64_t operator[](int d) const noexcept { return (*shape_)[d]; }
+  const std::int64_t* begin() const noexcept { return shape_->begin(); }
+  const std::int64_t* end() const noexcept { return shape_->end(); }
+  const std::int64_t* data() const noexcept { return shape_->data(); }
+
+  friend bool operator==(const ShapeRef& a, const ShapeRef& b) noexcept { return *a.shape_ == *b.shape_; }
+  friend bool operator==(const ShapeRef& a, const Shape& b) noexcept { return *a.shape_ == b; }
+  friend bool operator==(const Shape& a, const ShapeRef& b) noexcept { return a == *b.shape_; }
+  friend bool operator!=(const ShapeRef& a, const ShapeRef& b) noexcept { return !(a == b); }
+  friend bool operator!=(const ShapeRef& a, const Shape& b) noexcept { return !(a == b); }
+  friend bool operator!=(const Shape& a, const ShapeRef& b) noexcept { return !(a == b); }
+
+ private:
+  static constexpr Shape empty_{};
+  const Shape* shape_;
+};
+
+/// A tensor with its element type erased: what both API layers hand to an operator. Its sizes and
+/// strides are the caller's: they must outlive it.
 struct RawTensor {
   const char* name = "";  ///< DirectML's field name, e.g. "IndicesTensor"
   DataType type = DataType::UNKNOWN;
   unsigned char* data = nullptr;  ///< written only through an operator's output
-  Shape sizes;
-  Shape strides;  ///< in elements
+  ShapeRef sizes;
+  ShapeRef strides;  ///< in elements
   std::int64_t buffer_bytes = -1;  ///< the dispatch layer's TotalTensorSizeInBytes; -1: trusted view
   std::uint32_t alignment = 0;     ///< the dispatch layer's GuaranteedBaseOffsetAlignment (0: none)
 };
@@ -200,13 +230,14 @@ DMLREF_COLD inline Status layout_error(const char* op, const RawTensor& t, int r
 /// writing the fields in place spares a copy of a Result that stalls on its byte-sized field.
 DMLREF_ALWAYS_INLINE Status check_layout(const char* op, const RawTensor& t, int rank, bool is_output,
                                          Layout& layout) noexcept {
-  const int count = t.sizes.rank();
+  const Shape &sizes = t.sizes, &strides = t.strides;
+  const int count = sizes.rank();
   bool good = count == rank && count >= 1 && count <= max_dimension_count &&
-              t.strides.rank() == count && t.data != nullptr;
+              strides.rank() == count && t.data != nullptr;
   std::int64_t elements = 1, last = 0;
   bool packed = true;
   for (int d = count - 1; good && d >= 0; --d) {
-    const std::int64_t size = t.sizes[d], stride = t.strides[d];
+    const std::int64_t size = sizes[d], stride = strides[d];
     std::int64_t term = 0;
     good = size >= 1 && stride >= 0 && mul_ok(size - 1, stride, term) && add_ok(last, term, last);
     packed = packed && (stride == elements || size == 1);

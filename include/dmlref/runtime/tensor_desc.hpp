@@ -58,31 +58,41 @@ DMLREF_ALWAYS_INLINE Status check_desc(const char* op, const char* name, const B
   return desc_error(op, name, desc);
 }
 
-/// The RawTensor of a descriptor that passed check_desc(); strides left out are packed.
-/// Built as one aggregate and returned in place: filling a default-constructed one costs a
-/// zeroing and copies of its Shapes on every call.
+/// A descriptor's sizes and strides as Shapes (strides left out are packed), which its RawTensor
+/// refers to: the caller keeps them as long as the RawTensor. Built as one aggregate and returned
+/// in place, so that no Shape is zeroed or copied twice.
+struct DescShapes {
+  Shape sizes;
+  Shape strides;
+};
 template <class Pointer>
-RawTensor raw(const char* name, const BasicTensorDesc<Pointer>& desc) noexcept {
+DescShapes shapes_of(const BasicTensorDesc<Pointer>& desc) noexcept {
   const std::size_t count = desc.DimensionCount;
-  return {name, desc.DataType,
-          static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data))),
-          Shape::from(desc.Sizes, count),
-          desc.Strides != nullptr ? Shape::from(desc.Strides, count) : Shape::packed(desc.Sizes, count),
-          static_cast<std::int64_t>(desc.TotalTensorSizeInBytes), desc.GuaranteedBaseOffsetAlignment};
+  return {Shape::from(desc.Sizes, count),
+          desc.Strides != nullptr ? Shape::from(desc.Strides, count) : Shape::packed(desc.Sizes, count)};
 }
 
-/// check_desc() and raw() in one, for callers that keep a RawTensor (name, type and data are
-/// set even when the descriptor is rejected).
+/// The RawTensor of a descriptor that passed check_desc(), over its shapes_of().
 template <class Pointer>
-Status from_desc(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc,
-                 RawTensor& out) noexcept {
+RawTensor raw(const char* name, const BasicTensorDesc<Pointer>& desc, const DescShapes& shapes) noexcept {
+  return {name, desc.DataType,
+          static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data))), shapes.sizes,
+          shapes.strides, static_cast<std::int64_t>(desc.TotalTensorSizeInBytes), desc.GuaranteedBaseOffsetAlignment};
+}
+
+/// check_desc() and raw() in one, for callers that keep a RawTensor, over `shapes` (name, type and
+/// data are set even when the descriptor is rejected).
+template <class Pointer>
+Status from_desc(const char* op, const char* name, const BasicTensorDesc<Pointer>& desc, RawTensor& out,
+                 DescShapes& shapes) noexcept {
   if (Status s = check_desc(op, name, desc); !s) {
     out.name = name;
     out.type = desc.DataType;
     out.data = static_cast<unsigned char*>(const_cast<void*>(static_cast<const void*>(desc.Data)));
     return s;
   }
-  out = raw(name, desc);
+  shapes = shapes_of(desc);
+  out = raw(name, desc, shapes);
   return Status();
 }
 
