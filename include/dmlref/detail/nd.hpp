@@ -20,11 +20,12 @@
 namespace dmlref::detail {
 
 /// The ND shape rule: the sizes of GatherND1's output (ScatterND: of its UpdatesTensor), with
-/// r = InputDimensionCount, q = IndicesDimensionCount, B = BatchDimensionCount. Validates
-/// everything but index values.
-inline Result<Shape> nd_block_sizes(const char* op, const Shape& input_sizes, const char* input_name,
-                                    const Shape& indices_sizes, std::uint32_t r_, std::uint32_t q_,
-                                    std::uint32_t B_, bool check_size_values = true) noexcept {
+/// r = InputDimensionCount, q = IndicesDimensionCount, B = BatchDimensionCount, into `out` (empty).
+/// Validates everything but index values; a call's sizes are checked already (check_size_values).
+/// Not a Result: a call compares `out` where it was written (as Gather's gather_shape does).
+inline Status nd_block_shape(const char* op, const Shape& input_sizes, const char* input_name,
+                             const Shape& indices_sizes, std::uint32_t r_, std::uint32_t q_, std::uint32_t B_,
+                             bool check_size_values, Shape& out) noexcept {
   const int D = input_sizes.rank();
   if (check_size_values) {
     if (Status s = check_sizes(op, input_name, input_sizes, D); !s) return s;
@@ -63,9 +64,18 @@ inline Result<Shape> nd_block_sizes(const char* op, const Shape& input_sizes, co
     return error_status(ErrorCode::shape_mismatch, op, "IndicesTensor", "Sizes", D - 1,
                              ErrorValue::at_least((q - 1) + (r - B) - D), ErrorValue::of(K),
                              "the output's meaningful rank (q - 1) + (r - B - K) must fit in DimensionCount");
-  Shape out = Shape::filled(D - M, 1);
+  for (int j = 0; j < D - M; ++j) out.push_back(1);
   for (int j = 0; j < q - 1; ++j) out.push_back(indices_sizes[D - q + j]);
   for (int d = D - r + B + static_cast<int>(K); d < D; ++d) out.push_back(input_sizes[d]);
+  return Status();
+}
+
+/// nd_block_shape for the public shape helpers, which check the sizes too.
+inline Result<Shape> nd_block_sizes(const char* op, const Shape& input_sizes, const char* input_name,
+                                    const Shape& indices_sizes, std::uint32_t r, std::uint32_t q,
+                                    std::uint32_t B) noexcept {
+  Shape out;
+  if (Status s = nd_block_shape(op, input_sizes, input_name, indices_sizes, r, q, B, true, out); !s) return s;
   return out;
 }
 

@@ -125,12 +125,16 @@ inline Status check_reduction(const char* op, Reduction reduction) noexcept {
                            ErrorValue::of(static_cast<std::int64_t>(reduction)));
 }
 
-/// OutputTensor.Sizes against the sizes the operator's shape rule gives, or the rule's own error.
+/// OutputTensor.Sizes against the sizes the operator's shape rule gives.
+inline Status check_output_sizes(const char* op, const Operands& t, const Shape& expected, const char* rule) noexcept {
+  if (t.output().sizes == expected) return Status();
+  return shape_error(op, t.output().name, expected, t.output().sizes, rule);
+}
+/// The same for a shape rule that may fail, whose error it then is.
 inline Status check_output_sizes(const char* op, const Operands& t, const Result<Shape>& expected,
                                  const char* rule) noexcept {
   if (!expected) return expected.status();
-  if (t.output().sizes == *expected) return Status();
-  return shape_error(op, t.output().name, *expected, t.output().sizes, rule);
+  return check_output_sizes(op, t, *expected, rule);
 }
 
 /// The Operator of a Params type: each operator header names its own, so that the functions all

@@ -48,7 +48,7 @@ struct GatherElementsOperator
   static Status check(const Operands& t, const GatherElementsParams& params) noexcept {
     if (Status s = check_elements_shapes(name, t.input().sizes, t.input().name, t.indices().sizes, params.Axis, false); !s)
       return s;
-    return check_output_sizes(name, t, t.indices().sizes.get(), "OutputTensor.Sizes == IndicesTensor.Sizes");
+    return check_output_sizes(name, t, t.indices().sizes, "OutputTensor.Sizes == IndicesTensor.Sizes");
   }
 
   static Plan plan(const Operands& t, const GatherElementsParams& params) noexcept {

@@ -76,11 +76,12 @@ struct GatherNDOperator
   }
 
   static Status check(const Operands& t, const Params& params) noexcept {
-    return check_output_sizes(name, t,
-                              nd_block_sizes(name, t.input().sizes, t.input().name, t.indices().sizes,
-                                             params.InputDimensionCount, params.IndicesDimensionCount,
-                                             batch_dimensions(params), false),
-                              "the GatherND shape rule");
+    Shape expected;
+    if (Status s = nd_block_shape(name, t.input().sizes, t.input().name, t.indices().sizes, params.InputDimensionCount,
+                                  params.IndicesDimensionCount, batch_dimensions(params), false, expected);
+        !s)
+      return s;
+    return check_output_sizes(name, t, expected, "the GatherND shape rule");
   }
 
   static Plan plan(const Operands& t, const Params& params) noexcept {

@@ -62,10 +62,18 @@ namespace detail {
 struct ScatterNDOperator : OperatorConstants<OperatorType::SCATTER_ND, Flow::scatter, ScatterNDParams> {
   static constexpr const char* name = "ScatterND";
 
+  /// scatter_nd_output_sizes, over sizes the call has checked.
   static Status check(const Operands& t, const ScatterNDParams& params) noexcept {
-    return check_output_sizes(name, t,
-                              scatter_nd_output_sizes(t.input().sizes, t.indices().sizes, t.updates().sizes, params),
-                              "OutputTensor.Sizes == InputTensor.Sizes");
+    Shape updates;
+    if (Status s = nd_block_shape(name, t.input().sizes, "InputTensor", t.indices().sizes, params.InputDimensionCount,
+                                  params.IndicesDimensionCount, 0, false, updates);
+        !s)
+      return s;
+    if (Status s = check_updates_sizes(name, t.updates().sizes, updates, t.rank(),
+                                       "the GatherND shape rule applied to UpdatesTensor");
+        !s)
+      return s;
+    return check_output_sizes(name, t, t.input().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
   }
 
   static Plan plan(const Operands& t, const ScatterNDParams& params) noexcept {

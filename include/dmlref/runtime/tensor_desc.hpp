@@ -66,7 +66,7 @@ struct DescShapes {
   Shape strides;
 };
 template <class Pointer>
-DescShapes shapes_of(const BasicTensorDesc<Pointer>& desc) noexcept {
+DMLREF_ALWAYS_INLINE DescShapes shapes_of(const BasicTensorDesc<Pointer>& desc) noexcept {
   const std::size_t count = desc.DimensionCount;
   return {Shape::from(desc.Sizes, count),
           desc.Strides != nullptr ? Shape::from(desc.Strides, count) : Shape::packed(desc.Sizes, count)};
