@@ -261,9 +261,10 @@ Status check_call(Operands& t, const typename Op::Params& params, const Options&
 /// for a scatter the copy of InputTensor (unless in place, or fused into the staged kernel), then
 /// the plan. A gather whose index values outweigh its output may instead check and copy in one
 /// pass into scratch, copied to OutputTensor once all have passed (gather_through_scratch).
+/// The kernels come by value: a gather's two pointers in registers, not a struct just stored.
 template <class Op, class Kernels>
 Status run_operator(Operands& t, const typename Op::Params& params, const Options& options,
-                    const Kernels& kernels) noexcept {
+                    const Kernels kernels) noexcept {
   if (Status s = check_shapes<Op>(t, params, options); !s) return s;
   Plan plan = make_plan<Op>(t, params, options, kernels);
   const Layout& output_layout = t.layout[t.count - 1];
