@@ -26,9 +26,6 @@ class ShapeRef {
   const Shape& get() const noexcept { return *shape_; }
   int rank() const noexcept { return shape_->rank(); }
   std::int64_t operator[](int d) const noexcept { return (*shape_)[d]; }
-  const std::int64_t* begin() const noexcept { return shape_->begin(); }
-  const std::int64_t* end() const noexcept { return shape_->end(); }
-  const std::int64_t* data() const noexcept { return shape_->data(); }
 
   friend bool operator==(const ShapeRef& a, const ShapeRef& b) noexcept { return *a.shape_ == *b.shape_; }
   friend bool operator==(const ShapeRef& a, const Shape& b) noexcept { return *a.shape_ == b; }

@@ -44,15 +44,28 @@ inline Result<Shape> scatter_nd_updates_sizes(const Shape& input_sizes, const Sh
                                 params.InputDimensionCount, params.IndicesDimensionCount, 0);
 }
 
+namespace detail {
+
+/// UpdatesTensor's sizes against the ND shape rule's; `check_size_values` as for nd_block_shape.
+inline Status check_scatter_nd_updates(const Shape& input_sizes, const Shape& indices_sizes,
+                                       const Shape& updates_sizes, const ScatterNDParams& params,
+                                       bool check_size_values) noexcept {
+  Shape expected;
+  if (Status s = nd_block_shape("ScatterND", input_sizes, "InputTensor", indices_sizes, params.InputDimensionCount,
+                                params.IndicesDimensionCount, 0, check_size_values, expected);
+      !s)
+    return s;
+  return check_updates_sizes("ScatterND", updates_sizes, expected, input_sizes.rank(),
+                             "the GatherND shape rule applied to UpdatesTensor");
+}
+
+}  // namespace detail
+
 /// OutputTensor.Sizes (= InputTensor.Sizes) for these sizes, or why there are none.
 inline Result<Shape> scatter_nd_output_sizes(const Shape& input_sizes, const Shape& indices_sizes,
                                              const Shape& updates_sizes,
                                              const ScatterNDParams& params) noexcept {
-  const Result<Shape> expected = scatter_nd_updates_sizes(input_sizes, indices_sizes, params);
-  if (!expected) return expected.status();
-  if (Status s = detail::check_updates_sizes("ScatterND", updates_sizes, *expected, input_sizes.rank(),
-                                             "the GatherND shape rule applied to UpdatesTensor");
-      !s)
+  if (Status s = detail::check_scatter_nd_updates(input_sizes, indices_sizes, updates_sizes, params, true); !s)
     return s;
   return input_sizes;
 }
@@ -62,16 +75,8 @@ namespace detail {
 struct ScatterNDOperator : OperatorConstants<OperatorType::SCATTER_ND, Flow::scatter, ScatterNDParams> {
   static constexpr const char* name = "ScatterND";
 
-  /// scatter_nd_output_sizes, over sizes the call has checked.
   static Status check(const Operands& t, const ScatterNDParams& params) noexcept {
-    Shape updates;
-    if (Status s = nd_block_shape(name, t.input().sizes, "InputTensor", t.indices().sizes, params.InputDimensionCount,
-                                  params.IndicesDimensionCount, 0, false, updates);
-        !s)
-      return s;
-    if (Status s = check_updates_sizes(name, t.updates().sizes, updates, t.rank(),
-                                       "the GatherND shape rule applied to UpdatesTensor");
-        !s)
+    if (Status s = check_scatter_nd_updates(t.input().sizes, t.indices().sizes, t.updates().sizes, params, false); !s)
       return s;
     return check_output_sizes(name, t, t.input().sizes, "OutputTensor.Sizes == InputTensor.Sizes");
   }
