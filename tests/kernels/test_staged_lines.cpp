@@ -7,8 +7,8 @@
 // that start and end mid-line (2 and 3 threads), element widths 1, 2, 4 and 8, and both Gather on
 // the last axis and GatherElements, against a direct computation on the transposed data. Then packed lines' rows taken in order, several small elements to a store, for
 // every index type. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
-// ahead. Then packed lines of 1 KiB and more with fewer rows than elements, which a gather reads
-// in place instead of staging them, also in one pass with an error in a later line. Then a
+// ahead. Then packed lines of 1 KiB and more, which a gather reads in place instead of staging them
+// (unless its rows may run in AVX-512 lanes), also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
 // Last, one pass over staged lines, which checks their index values as it copies and stops at the
 // first bad one, also 8 rows at a time in AVX-512 lanes where this CPU runs them.
@@ -76,8 +76,9 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
     }
 }
 
-// The same on a packed input whose rows have at least as many picks as elements: the staged line
-// is doubled (copy_staged_rows) for signed indices, so negative ones are read from its first half.
+// The same on a packed input. With at least as many picks as elements, a staged line (under 1 KiB,
+// or one whose rows may run in AVX-512 lanes) is doubled (copy_staged_rows) for signed indices, so
+// negative ones are read from its first half; a longer one is read in place.
 template <class T, class I = std::int32_t>
 void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
   std::vector<T> input(static_cast<std::size_t>(rows * n));
@@ -273,11 +274,11 @@ TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
   check_scatter_packed<T, std::uint64_t>(6, n, n, 1);
 }
 
-// A gather's packed line of 1 KiB and more with fewer rows than elements is read in place, each
-// line prefetched whole (copy_staged_rows): lines just below that size (staged) and from it up to
-// the largest stageable one, a single row per line and nearly as many rows as elements, the four
-// index types, one pass, and shares that start mid-line on 2 and 3 threads (more than 512 KiB of
-// work), for Gather on the last axis and GatherElements.
+// A gather's packed line of 1 KiB and more is read in place, each line prefetched whole
+// (copy_staged_rows): lines just below that size (staged) and from it up to the largest stageable
+// one, from a single row per line to more rows than elements, the four index types, one pass, and
+// shares that start mid-line on 2 and 3 threads (more than 512 KiB of work), for Gather on the last
+// axis and GatherElements.
 template <class T, class I>
 void check_lines_read_in_place() {
   const std::int64_t w = static_cast<std::int64_t>(sizeof(T));
@@ -285,7 +286,7 @@ void check_lines_read_in_place() {
   one_pass.all_or_nothing = false;
   for (const std::int64_t bytes : {std::int64_t{1000}, std::int64_t{1024}, std::int64_t{16384}, std::int64_t{32768}}) {
     const std::int64_t n = bytes / w;
-    for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n - 1}) {
+    for (const std::int64_t picks : {std::int64_t{1}, n / 4 + 1, n - 1, n, n + 7}) {
       check_gather_last_axis<T, I>(3, n, picks, one_thread);
       check_gather_last_axis<T, I>(3, n, picks, one_pass);
       check_gather_elements_packed<T, I>(3, n, picks);
@@ -382,8 +383,9 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
 
 // One pass over staged lines checks the index values a stretch of 4 KiB at a time, just before
 // the rows that read them, and stops at a bad one; the call then copies the rows before it in full.
-// GatherElements [rows, n] (as many picks as elements, so lines are staged, doubled for signed
-// indices), packed, with the input transposed (lines staged in groups) or with the indices
+// GatherElements [rows, n] (as many picks as elements), packed (lines of 1 KiB and more read in
+// place unless their rows may run in AVX-512 lanes, shorter ones staged, doubled for signed
+// indices), with the input transposed (lines staged in groups) or with the indices
 // transposed (each line's values `rows` apart), with one bad value at `bad` (row-major): the error
 // names it, the output holds every element before it and nothing after, and says whether it wrote.
 // rows * n of 40,000 makes two one-pass blocks of 8-byte indices (one_pass_index_bytes() is at
@@ -446,6 +448,18 @@ TYPED_TEST(GroupedLines, OnePassStopsAtTheFirstBadValue) {
     }
 }
 
+// Packed lines just under 1 KiB (staged, doubled for signed indices) and of 1 KiB (read in place
+// unless the rows may run in AVX-512 lanes): a bad value first, mid-line, last in a line and last.
+TYPED_TEST(GroupedLines, OnePassStopsInStagedAndInPlaceLines) {
+  using T = TypeParam;
+  const std::int64_t rows = 40;
+  for (const std::int64_t n : {1024 / std::int64_t{sizeof(T)} - 1, 1024 / std::int64_t{sizeof(T)}})
+    for (const std::int64_t bad : {std::int64_t{0}, 2 * n + n / 2, 5 * n - 1, rows * n - 1}) {
+      for_each_index_type([&](auto i) { check_one_pass_stops_at<T, decltype(i)>(bad, Transposed::none, rows, 0, n); });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
 // The same over groups that start on the input's cache lines: 256 transposed lines, a whole number
 // of cache lines apart, from a first one `offset` elements past a cache line, make two one-pass
 // blocks or more (the first longer by the lines before the first boundary) for every index type.
@@ -484,6 +498,8 @@ TYPED_TEST(GroupedLines, OnePassStopsInLanes) {
 // Which lines run in lanes: only in one pass, for 1-, 2- and 4-byte elements by 8-byte index values,
 // for a line staged alone whose index values are its positions, and only with room after the
 // staged bytes for a dword read at the last element.
+// Where rows may run in lanes, a line with as many rows as elements stays staged; elsewhere a
+// line of 1 KiB and more is read in place.
 TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
   using T = TypeParam;
   constexpr std::int64_t w = sizeof(T);
@@ -494,7 +510,10 @@ TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
   const std::int64_t room = std::int64_t{detail::kStageBytes} - (4 - w);  // the most staged bytes with room
   const bool lanes = w <= 4 && detail::gathers_with_avx512();
   EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, 64))) << "not in one pass";
+  EXPECT_FALSE((detail::may_gather_in_lanes<sizeof(T), std::int64_t>(p))) << "not in one pass: lines read in place";
   p.bad_line = &stopped;
+  EXPECT_EQ((detail::may_gather_in_lanes<sizeof(T), std::int64_t>(p)), lanes) << "lines with as many rows kept staged";
+  EXPECT_FALSE((detail::may_gather_in_lanes<sizeof(T), std::int32_t>(p))) << "4-byte values: lines read in place";
   EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room)), lanes);
   EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::uint64_t>(p, false, false, room)), lanes);
   EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room + 1))) << "no room";

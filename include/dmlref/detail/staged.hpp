@@ -19,7 +19,7 @@
 // Staged lines. When every row of an innermost loop line picks single elements from the same
 // short line of the indexed tensor (Gather on the last axis, GatherElements and Scatter along the
 // innermost axis), that line is moved once through a buffer on the stack: sequential memory
-// traffic instead of a cache miss per element. A contiguous line with fewer rows than elements is
+// traffic instead of a cache miss per element. A gather's contiguous line of 1 KiB and more is
 // prefetched whole instead, and read where it lies.
 
 namespace dmlref::detail {
@@ -482,20 +482,26 @@ void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int
   return take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense, lanes);
 }
 
-/// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where the
-/// CPU has them (gathers_with_avx512()), for a line staged alone in the stage buffer (not
-/// `ruled_out`: read in place, grouped, its rows' positions shared or strided, or into a streamed
-/// output) whose index values are its positions (`doubled`, or unsigned), with room after its
-/// `staged_bytes` for a dword read at its last element.
+/// Whether a call's rows may run in AVX-512 lanes: a one-pass gather, of element and index widths
+/// that have them, where the CPU gathers in them (gathers_with_avx512()).
 template <std::size_t W, class I>
-inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool ruled_out,
-                             [[maybe_unused]] bool doubled, [[maybe_unused]] std::int64_t staged_bytes) noexcept {
+inline bool may_gather_in_lanes([[maybe_unused]] const Plan& p) noexcept {
 #if DMLREF_HAS_AVX512_GATHER
   if constexpr (kGathersInLanes<W, I>)
-    return p.flow == Flow::gather && p.bad_line != nullptr && !ruled_out && (doubled || !std::is_signed_v<I>) &&
-           staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes} && gathers_with_avx512();
+    return p.flow == Flow::gather && p.bad_line != nullptr && gathers_with_avx512();
 #endif
   return false;
+}
+
+/// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where they
+/// may (may_gather_in_lanes), for a line staged alone in the stage buffer (not `ruled_out`: read in
+/// place, grouped, its rows' positions shared or strided, or into a streamed output) whose index
+/// values are its positions (`doubled`, or unsigned), with room after its `staged_bytes` for a
+/// dword read at its last element.
+template <std::size_t W, class I>
+inline bool gathers_in_lanes(const Plan& p, bool ruled_out, bool doubled, std::int64_t staged_bytes) noexcept {
+  return may_gather_in_lanes<W, I>(p) && !ruled_out && (doubled || !std::is_signed_v<I>) &&
+         staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes};
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -558,7 +564,7 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
 /// of the outer loop dimensions): a group of far-strided lines at once (gathers), the line twice
 /// (signed gathers with as many rows as elements), the line alone, or none (a gather's contiguous
-/// line with fewer rows than elements, read in place); a gather's rows that read the same index
+/// line of 1 KiB and more, read in place); a gather's rows that read the same index
 /// values on every line take them normalised once. Gathers may start and end mid-line; a
 /// scatter's share is whole lines, because it writes its staged lines back whole.
 /// `scratch`: a group may be staged on the heap (Options::allow_scratch). In one pass
@@ -578,11 +584,13 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // stages InputTensor's line, and also writes OutputTensor's).
   const bool prefetch_next = line.size * w >= kPrefetchLineBytes &&
                              (fused ? line.source_stride : line.indexed_stride) == 1;
-  // A gather's contiguous line with fewer rows than elements is read where it lies: copying it to
-  // the stage costs more than the rows' picks save (docs/performance.md, "Lines read in place").
-  // Each line is prefetched whole before its rows pick from it, the first here, the others during
-  // the line before. (Never doubled: that needs as many rows as elements.)
-  const bool in_place = gather && prefetch_next && inner.size < line.size;
+  // A gather's contiguous line is read where it lies: copying it to the stage (twice, for signed
+  // index values) costs more than the rows' picks save, however many rows it has
+  // (docs/performance.md, "Lines read in place"). Each line is prefetched whole before its rows
+  // pick from it, the first here, the others during the line before. Only rows that may run in
+  // AVX-512 lanes, which pick from the stage, keep a line with as many rows as elements staged.
+  const bool in_place =
+      gather && prefetch_next && (inner.size < line.size || !may_gather_in_lanes<W, I>(p));
   // The dense tensor and the indices stream through the rows; a call whose streams outgrow the
   // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
   // half a cache line of it or more (narrower elements would prefetch each line many times), not
@@ -611,7 +619,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   }
   // Otherwise signed index values are read without normalisation from the middle of a line staged
   // twice, worth the second copy when the line has at least as many rows as elements.
-  const bool doubled = gather && !shared && std::is_signed_v<I> &&
+  const bool doubled = gather && !in_place && !shared && std::is_signed_v<I> &&
                        2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
   // One pass: a line staged alone in `stage`, with room for a dword read at its last element,
   // whose contiguous rows take the index values themselves as positions (doubled, or unsigned),
