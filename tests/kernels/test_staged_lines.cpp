@@ -8,7 +8,7 @@
 // the last axis and GatherElements, against a direct computation on the transposed data. Then packed lines' rows taken in order, several small elements to a store, for
 // every index type. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Then packed lines of 1 KiB and more, which a gather reads in place instead of staging them
-// (unless its rows may run in AVX-512 lanes), also in one pass with an error in a later line. Then a
+// (unless its rows run in AVX-512 lanes), also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
 // Last, one pass over staged lines, which checks their index values as it copies and stops at the
 // first bad one, also 8 rows at a time in AVX-512 lanes where this CPU runs them.
@@ -77,7 +77,7 @@ void check_gather_elements(std::int64_t rows, std::int64_t n, std::int64_t picks
 }
 
 // The same on a packed input. With at least as many picks as elements, a staged line (under 1 KiB,
-// or one whose rows may run in AVX-512 lanes) is doubled (copy_staged_rows) for signed indices, so
+// or one whose rows run in AVX-512 lanes) is doubled (copy_staged_rows) for signed indices, so
 // negative ones are read from its first half; a longer one is read in place.
 template <class T, class I = std::int32_t>
 void check_gather_elements_packed(std::int64_t rows, std::int64_t n, std::int64_t picks, int threads = 1) {
@@ -384,7 +384,7 @@ TYPED_TEST(GroupedLines, OnePassErrorInALineReadInPlace) {
 // One pass over staged lines checks the index values a stretch of 4 KiB at a time, just before
 // the rows that read them, and stops at a bad one; the call then copies the rows before it in full.
 // GatherElements [rows, n] (as many picks as elements), packed (lines of 1 KiB and more read in
-// place unless their rows may run in AVX-512 lanes, shorter ones staged, doubled for signed
+// place unless their rows run in AVX-512 lanes, shorter ones staged, doubled for signed
 // indices), with the input transposed (lines staged in groups) or with the indices
 // transposed (each line's values `rows` apart), with one bad value at `bad` (row-major): the error
 // names it, the output holds every element before it and nothing after, and says whether it wrote.
@@ -449,7 +449,7 @@ TYPED_TEST(GroupedLines, OnePassStopsAtTheFirstBadValue) {
 }
 
 // Packed lines just under 1 KiB (staged, doubled for signed indices) and of 1 KiB (read in place
-// unless the rows may run in AVX-512 lanes): a bad value first, mid-line, last in a line and last.
+// unless the rows run in AVX-512 lanes): a bad value first, mid-line, last in a line and last.
 TYPED_TEST(GroupedLines, OnePassStopsInStagedAndInPlaceLines) {
   using T = TypeParam;
   const std::int64_t rows = 40;
@@ -498,8 +498,6 @@ TYPED_TEST(GroupedLines, OnePassStopsInLanes) {
 // Which lines run in lanes: only in one pass, for 1-, 2- and 4-byte elements by 8-byte index values,
 // for a line staged alone whose index values are its positions, and only with room after the
 // staged bytes for a dword read at the last element.
-// Where rows may run in lanes, a line with as many rows as elements stays staged; elsewhere a
-// line of 1 KiB and more is read in place.
 TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
   using T = TypeParam;
   constexpr std::int64_t w = sizeof(T);
@@ -510,10 +508,7 @@ TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
   const std::int64_t room = std::int64_t{detail::kStageBytes} - (4 - w);  // the most staged bytes with room
   const bool lanes = w <= 4 && detail::gathers_with_avx512();
   EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, 64))) << "not in one pass";
-  EXPECT_FALSE((detail::may_gather_in_lanes<sizeof(T), std::int64_t>(p))) << "not in one pass: lines read in place";
   p.bad_line = &stopped;
-  EXPECT_EQ((detail::may_gather_in_lanes<sizeof(T), std::int64_t>(p)), lanes) << "lines with as many rows kept staged";
-  EXPECT_FALSE((detail::may_gather_in_lanes<sizeof(T), std::int32_t>(p))) << "4-byte values: lines read in place";
   EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room)), lanes);
   EXPECT_EQ((detail::gathers_in_lanes<sizeof(T), std::uint64_t>(p, false, false, room)), lanes);
   EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, room + 1))) << "no room";

@@ -482,26 +482,20 @@ void take_rows(bool stream, const Plan& p, const unsigned char* staged, std::int
   return take_from_line<W, I, Store::plain>(p, staged, n, doubled, rows, ahead, prefetch_dense, lanes);
 }
 
-/// Whether a call's rows may run in AVX-512 lanes: a one-pass gather, of element and index widths
-/// that have them, where the CPU gathers in them (gathers_with_avx512()).
+/// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where the
+/// CPU has them (gathers_with_avx512()), for a line staged alone in the stage buffer (not
+/// `ruled_out`: grouped, its rows strided, or into a streamed output) whose index values are its
+/// positions (`doubled`, or unsigned), with room after its `staged_bytes` for a dword read at its
+/// last element.
 template <std::size_t W, class I>
-inline bool may_gather_in_lanes([[maybe_unused]] const Plan& p) noexcept {
+inline bool gathers_in_lanes([[maybe_unused]] const Plan& p, [[maybe_unused]] bool ruled_out,
+                             [[maybe_unused]] bool doubled, [[maybe_unused]] std::int64_t staged_bytes) noexcept {
 #if DMLREF_HAS_AVX512_GATHER
   if constexpr (kGathersInLanes<W, I>)
-    return p.flow == Flow::gather && p.bad_line != nullptr && gathers_with_avx512();
+    return p.flow == Flow::gather && p.bad_line != nullptr && !ruled_out && (doubled || !std::is_signed_v<I>) &&
+           staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes} && gathers_with_avx512();
 #endif
   return false;
-}
-
-/// Whether copy_staged_rows' one-pass rows run in AVX-512 lanes (take_checked_in_lanes): where they
-/// may (may_gather_in_lanes), for a line staged alone in the stage buffer (not `ruled_out`: read in
-/// place, grouped, its rows' positions shared or strided, or into a streamed output) whose index
-/// values are its positions (`doubled`, or unsigned), with room after its `staged_bytes` for a
-/// dword read at its last element.
-template <std::size_t W, class I>
-inline bool gathers_in_lanes(const Plan& p, bool ruled_out, bool doubled, std::int64_t staged_bytes) noexcept {
-  return may_gather_in_lanes<W, I>(p) && !ruled_out && (doubled || !std::is_signed_v<I>) &&
-         staged_bytes + 4 - std::int64_t{W} <= std::int64_t{kStageBytes};
 }
 
 /// A scatter's rows write their updates into a staged line of n elements, in row order.
@@ -584,13 +578,26 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // stages InputTensor's line, and also writes OutputTensor's).
   const bool prefetch_next = line.size * w >= kPrefetchLineBytes &&
                              (fused ? line.source_stride : line.indexed_stride) == 1;
+  const bool stream = kStreamsElements<W> && streams_elements(p);
+  // A staged line is staged twice for signed index values, which its rows then read without
+  // normalisation from its middle: worth the second copy when it has at least as many rows as
+  // elements.
+  const bool doubles = gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} &&
+                       inner.size >= line.size;
+  // One pass: a line staged alone, whose contiguous rows take the index values themselves as
+  // positions (doubled, or unsigned), into an output not streamed, has its rows checked and
+  // gathered in AVX-512 lanes (take_checked_in_lanes). Never with shared positions: those are made
+  // only when all or nothing.
+  const bool strided = inner.stride[kDense] != 1 || inner.stride[kIndex] != 1;
+  const bool lanes_if_staged = gathers_in_lanes<W, I>(p, group.group > 1 || strided || stream, doubles,
+                                                      (doubles ? 2 : 1) * line.size * w);
   // A gather's contiguous line is read where it lies: copying it to the stage (twice, for signed
   // index values) costs more than the rows' picks save, however many rows it has
   // (docs/performance.md, "Lines read in place"). Each line is prefetched whole before its rows
-  // pick from it, the first here, the others during the line before. Only rows that may run in
-  // AVX-512 lanes, which pick from the stage, keep a line with as many rows as elements staged.
-  const bool in_place =
-      gather && prefetch_next && (inner.size < line.size || !may_gather_in_lanes<W, I>(p));
+  // pick from it, the first here, the others during the line before. A line with as many rows as
+  // elements stays staged where its rows run in lanes, which pick from the stage.
+  const bool in_place = gather && prefetch_next && (inner.size < line.size || !lanes_if_staged);
+  const bool lanes = lanes_if_staged && !in_place;
   // The dense tensor and the indices stream through the rows; a call whose streams outgrow the
   // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
   // half a cache line of it or more (narrower elements would prefetch each line many times), not
@@ -598,7 +605,6 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // and not into a streamed output, whose lines the prefetch would read only to be overwritten.
   const bool large = p.row_count() > cache_sizes().l3 / (w + std::int64_t{sizeof(I)});  // (no overflow)
   const bool wide = w * (64 / std::int64_t{sizeof(I)}) >= 32;
-  const bool stream = kStreamsElements<W> && streams_elements(p);
   const bool prefetch_dense = large && wide && !in_place && !stream;
   const bool stream_back = !gather && streams_lines_back(p);
   auto finish = [&] {
@@ -617,17 +623,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     with_positions.indices = stage + line_room;
     with_positions.index_ahead = IndexAhead{0, 0};
   }
-  // Otherwise signed index values are read without normalisation from the middle of a line staged
-  // twice, worth the second copy when the line has at least as many rows as elements.
-  const bool doubled = gather && !in_place && !shared && std::is_signed_v<I> &&
-                       2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
-  // One pass: a line staged alone in `stage`, with room for a dword read at its last element,
-  // whose contiguous rows take the index values themselves as positions (doubled, or unsigned),
-  // into an output not streamed, has its rows checked and gathered in AVX-512 lanes
-  // (take_checked_in_lanes).
-  const bool strided = inner.stride[kDense] != 1 || inner.stride[kIndex] != 1;
-  const bool lanes = gathers_in_lanes<W, I>(p, in_place || shared || group.group > 1 || strided || stream, doubled,
-                                            (doubled ? 2 : 1) * line.size * w);
+  const bool doubled = doubles && !in_place && !shared;
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
