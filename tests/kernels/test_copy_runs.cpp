@@ -412,6 +412,49 @@ TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
   EXPECT_TRUE(gathered.guards_intact());
 }
 
+// copy_batched's CopyRun prefetches a run's first 8 lines and, where the run reaches into the next
+// 4 KiB page, 8 of that page's too, but not for a gather's rows from memory (rows_from_memory, as
+// above): there the hardware prefetcher picks the next page up in time. A scatter's always. Then a
+// gather of 4 KiB rows at a padded pitch (each but every 64th crosses a page), from an input past
+// cached_bytes() under the small_caches entry and within it here, copies every row whole.
+TEST(CopyRuns, NextPagePrefetchedButForGatheredRowsFromMemory) {
+  namespace detail = dmlref::detail;
+  using detail::Flow;
+  const std::int64_t length = detail::kPrefetchRunBytes, fit = detail::cached_bytes() / length;
+  auto next_page = [&](Flow flow, std::int64_t rows, std::int64_t batch, std::int64_t batch_stride) {
+    detail::Plan p;
+    p.flow = flow;
+    p.add_loop(batch, 0, 0, batch_stride);
+    p.add_tuple(rows, length, 0);
+    return detail::prefetches_next_page(p, static_cast<std::size_t>(length));
+  };
+  EXPECT_TRUE(next_page(Flow::gather, fit, 1, 0));
+  EXPECT_FALSE(next_page(Flow::gather, fit + 1, 1, 0));
+  EXPECT_TRUE(next_page(Flow::scatter, fit + 1, 1, 0));
+  EXPECT_FALSE(next_page(Flow::gather, fit / 2 + 1, 2, (fit / 2 + 1) * length));
+  EXPECT_TRUE(next_page(Flow::gather, fit / 2 + 1, 2, 0));  // a broadcast batch reads the same rows
+
+  const std::int64_t cols = length / std::int64_t{sizeof(float)}, pitch = cols + 16, picks = 40;
+  const std::int64_t rows = std::min<std::int64_t>(fit + 1, 600);
+  std::vector<float> in(static_cast<std::size_t>(rows * pitch));
+  for (std::int64_t e = 0; e < rows * pitch; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  std::vector<std::int64_t> picked(static_cast<std::size_t>(picks));
+  for (std::int64_t r = 0; r < picks; ++r)
+    picked[static_cast<std::size_t>(r)] = r % 4 == 1 ? -1 - (r * 97) % rows : (r * 97) % rows;
+  Placed gathered(static_cast<std::size_t>(picks * length), 16);
+  float* out = reinterpret_cast<float*>(gathered.data());
+  const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}, {pitch, 1}),
+                                              TensorView<const std::int64_t>(picked.data(), {1, picks}),
+                                              TensorView<float>(out, {picks, cols}), {0, 1});
+  ASSERT_TRUE(s) << s.message();
+  for (std::int64_t r = 0; r < picks; ++r) {
+    const std::int64_t v = picked[static_cast<std::size_t>(r)], from = v < 0 ? v + rows : v;
+    ASSERT_EQ(std::memcmp(out + r * cols, in.data() + from * pitch, static_cast<std::size_t>(length)), 0)
+        << "row " << r << " of " << rows;
+  }
+  EXPECT_TRUE(gathered.guards_intact());
+}
+
 // A scatter split by target (threads over colliding rows) walks every row of its share and writes
 // only the rows whose target lies in its range: copy_runs on a ScatterND plan with row ranges
 // and target ranges, through the batches and through copy_few_runs (at most 16 rows).

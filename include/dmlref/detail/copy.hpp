@@ -217,18 +217,33 @@ struct CopyElement {
 /// One contiguous run (row gathers, ND blocks).
 struct CopyRun {
   std::size_t length;
+  bool next_page = true;  ///< prefetches_next_page
   void copy(unsigned char* dst, const unsigned char* src) const noexcept { copy_run(dst, src, length); }
-  /// The first 8 lines, and of the next page when the run reaches into it (from where the first
-  /// 8 end, if they reach into it): the hardware prefetcher follows a run from there, but never
-  /// across a 4 KiB page.
+  /// The first 8 lines, and (`next_page`) of the next page when the run reaches into it (from
+  /// where the first 8 end, if they reach into it): the hardware prefetcher follows a run from
+  /// there, but never across a 4 KiB page.
   template <bool Write>
   void prefetch(const unsigned char* block) const noexcept {
     for (std::size_t b = 0; b < length && b < 512; b += 64) prefetch_line<Write>(block + b);
-    const std::size_t next_page = 4096 - reinterpret_cast<std::uintptr_t>(block) % 4096;
-    for (std::size_t b = next_page < 512 ? 512 : next_page; b < length && b < next_page + 512; b += 64)
+    if (!next_page) return;
+    const std::size_t page_end = 4096 - reinterpret_cast<std::uintptr_t>(block) % 4096;
+    for (std::size_t b = page_end < 512 ? 512 : page_end; b < length && b < page_end + 512; b += 64)
       prefetch_line<Write>(block + b);
   }
 };
+
+/// Whether a gather's rows come from memory: IndexedTensor's rows, counted over the tuple and the
+/// loop dimensions that move through it, outgrow cached_bytes().
+inline bool rows_from_memory(const Plan& p, std::size_t length) noexcept {
+  return p.indexed_rows() > cached_bytes() / static_cast<std::int64_t>(length);
+}
+
+/// Whether CopyRun prefetches the lines of a run's next page: not for a gather's rows from memory,
+/// where those prefetches made rows that cross a page slower, and the hardware prefetcher picks
+/// the next page up in time (docs/performance.md, "Rows across a page").
+inline bool prefetches_next_page(const Plan& p, std::size_t length) noexcept {
+  return p.flow != Flow::gather || !rows_from_memory(p, length);
+}
 
 /// Runs this long and longer are prefetched a batch ahead; for shorter ones prefetching cost more
 /// than it saved (docs/performance.md, "What makes it fast").
@@ -410,12 +425,11 @@ void copy_few_runs(const Plan& p, std::int64_t begin, std::int64_t end, TargetRa
 inline constexpr std::size_t kFirstLineBoundBytes = 1024;
 
 /// Whether RunRing prefetches a gather's rows: rows that wait on their first line, or that come
-/// from memory (IndexedTensor's rows outgrow cached_bytes()). Longer rows from the cache find their
-/// lines in time without it, and the prefetches only add to the loop (docs/performance.md, "Short
-/// rows").
+/// from memory (rows_from_memory). Longer rows from the cache find their lines in time without it,
+/// and the prefetches only add to the loop (docs/performance.md, "Short rows").
 inline bool prefetches_short_rows(const Plan& p, std::size_t length) noexcept {
   if (p.flow != Flow::gather) return false;
-  return length < kFirstLineBoundBytes || p.indexed_rows() > cached_bytes() / static_cast<std::int64_t>(length);
+  return length < kFirstLineBoundBytes || rows_from_memory(p, length);
 }
 
 /// Copies rows [begin, end) that are contiguous runs of `length` bytes, streamed (stream_run) when

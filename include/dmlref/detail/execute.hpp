@@ -55,7 +55,7 @@ void run_share(const Share& s) noexcept {
     const auto length = static_cast<std::size_t>(p.block[0].size) * W;
     const bool stream = F == Flow::scatter && streams_rows(p, s);
     if ((length >= kPrefetchRunBytes && s.end - s.begin > kRowBatch && !stream) || p.clamp)
-      return copy_batched<F>(p, s.begin, s.end, s.range, CopyRun{length}, walk);
+      return copy_batched<F>(p, s.begin, s.end, s.range, CopyRun{length, prefetches_next_page(p, length)}, walk);
     copy_runs<F, I>(p, s.begin, s.end, s.range, length, stream);
     if (stream) stream_fence();
     return;

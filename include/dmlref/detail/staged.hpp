@@ -582,15 +582,15 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   // A staged line is staged twice for signed index values, which its rows then read without
   // normalisation from its middle: worth the second copy when it has at least as many rows as
   // elements.
-  const bool doubles = gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} &&
-                       inner.size >= line.size;
+  const bool doubles_if_staged =
+      gather && std::is_signed_v<I> && 2 * line.size * w <= std::int64_t{kStageBytes} && inner.size >= line.size;
   // One pass: a line staged alone, whose contiguous rows take the index values themselves as
   // positions (doubled, or unsigned), into an output not streamed, has its rows checked and
   // gathered in AVX-512 lanes (take_checked_in_lanes). Never with shared positions: those are made
   // only when all or nothing.
   const bool strided = inner.stride[kDense] != 1 || inner.stride[kIndex] != 1;
-  const bool lanes_if_staged = gathers_in_lanes<W, I>(p, group.group > 1 || strided || stream, doubles,
-                                                      (doubles ? 2 : 1) * line.size * w);
+  const bool lanes_if_staged = gathers_in_lanes<W, I>(p, group.group > 1 || strided || stream, doubles_if_staged,
+                                                      (doubles_if_staged ? 2 : 1) * line.size * w);
   // A gather's contiguous line is read where it lies: copying it to the stage (twice, for signed
   // index values) costs more than the rows' picks save, however many rows it has
   // (docs/performance.md, "Lines read in place"). Each line is prefetched whole before its rows
@@ -623,7 +623,7 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
     with_positions.indices = stage + line_room;
     with_positions.index_ahead = IndexAhead{0, 0};
   }
-  const bool doubled = doubles && !in_place && !shared;
+  const bool doubled = doubles_if_staged && !in_place && !shared;
   if (in_place)
     for (std::int64_t b = 0; b < line.size * w; b += 64) DMLREF_PREFETCH(p.indexed + at[kIndexed] * w + b);
   std::int64_t first = c.first;  // the line's first row this share moves
