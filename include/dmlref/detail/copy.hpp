@@ -239,8 +239,8 @@ inline bool rows_from_memory(const Plan& p, std::size_t length) noexcept {
 }
 
 /// Whether CopyRun prefetches the lines of a run's next page: not for a gather's rows from memory,
-/// where those prefetches made rows that cross a page slower, and the hardware prefetcher picks
-/// the next page up in time (docs/performance.md, "Rows across a page").
+/// where those prefetches, a batch of rows ahead, made rows that cross a page slower
+/// (docs/performance.md, "Rows across a page").
 inline bool prefetches_next_page(const Plan& p, std::size_t length) noexcept {
   return p.flow != Flow::gather || !rows_from_memory(p, length);
 }
