@@ -232,7 +232,7 @@ struct CopyRun {
   }
 };
 
-/// Whether a gather's rows come from memory: IndexedTensor's rows, counted over the tuple and the
+/// Whether the rows of IndexedTensor come from memory: its rows, counted over the tuple and the
 /// loop dimensions that move through it, outgrow cached_bytes().
 inline bool rows_from_memory(const Plan& p, std::size_t length) noexcept {
   return p.indexed_rows() > cached_bytes() / static_cast<std::int64_t>(length);
