@@ -53,13 +53,45 @@ class Placed {
 
 /// Every output row r equals input row picks[r] (negative: counted from the end), rows of `cols`.
 testing::AssertionResult rows_picked_whole(const float* out, const float* in, const std::int64_t* picks,
-                                           std::int64_t count, std::int64_t rows, std::int64_t cols) {
+                                           std::int64_t count, std::int64_t rows, std::int64_t cols,
+                                           std::int64_t pitch = -1) {
+  if (pitch < 0) pitch = cols;  // packed
   for (std::int64_t r = 0; r < count; ++r) {
     const std::int64_t from = picks[r] < 0 ? picks[r] + rows : picks[r];
-    if (std::memcmp(out + r * cols, in + from * cols, static_cast<std::size_t>(cols) * sizeof(float)) != 0)
+    if (std::memcmp(out + r * cols, in + from * pitch, static_cast<std::size_t>(cols) * sizeof(float)) != 0)
       return testing::AssertionFailure() << "row " << r;
   }
   return testing::AssertionSuccess();
+}
+
+/// A gather or scatter Plan of `rows` rows of `length` bytes under a loop of `batch`,
+/// `batch_stride` elements apart in IndexedTensor (0: broadcast): what the prefetch rules read.
+dmlref::detail::Plan rows_plan(dmlref::detail::Flow flow, std::int64_t length, std::int64_t rows, std::int64_t batch,
+                               std::int64_t batch_stride) {
+  dmlref::detail::Plan p;
+  p.flow = flow;
+  p.add_loop(batch, 0, 0, batch_stride);
+  p.add_tuple(rows, length, 0);
+  return p;
+}
+
+/// Gathers 40 rows of a float input [rows, cols] at row pitch `pitch` (every fourth by a
+/// negative value) into an output with guard bytes, and checks every row whole.
+void gather_picked_rows(std::int64_t rows, std::int64_t cols, std::int64_t pitch) {
+  const std::int64_t picks = 40;
+  std::vector<float> in(static_cast<std::size_t>(rows * pitch));
+  for (std::int64_t e = 0; e < rows * pitch; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
+  std::vector<std::int64_t> picked(static_cast<std::size_t>(picks));
+  for (std::int64_t r = 0; r < picks; ++r)
+    picked[static_cast<std::size_t>(r)] = r % 4 == 1 ? -1 - (r * 97) % rows : (r * 97) % rows;
+  Placed gathered(static_cast<std::size_t>(picks * cols) * sizeof(float), 16);
+  float* out = reinterpret_cast<float*>(gathered.data());
+  const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}, {pitch, 1}),
+                                              TensorView<const std::int64_t>(picked.data(), {1, picks}),
+                                              TensorView<float>(out, {picks, cols}), {0, 1});
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_TRUE(rows_picked_whole(out, in.data(), picked.data(), picks, rows, cols, pitch)) << rows << " rows";
+  EXPECT_TRUE(gathered.guards_intact());
 }
 
 /// Op's plan over `tensors` (its RawTensors in field order, which the plan points into), after
@@ -381,11 +413,8 @@ TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
   const std::int64_t length = detail::kFirstLineBoundBytes, fit = detail::cached_bytes() / length;
   auto prefetches = [&](Flow flow, std::int64_t row_length, std::int64_t rows, std::int64_t batch,
                         std::int64_t batch_stride) {
-    detail::Plan p;
-    p.flow = flow;
-    p.add_loop(batch, 0, 0, batch_stride);
-    p.add_tuple(rows, row_length, 0);
-    return detail::prefetches_short_rows(p, static_cast<std::size_t>(row_length));
+    return detail::prefetches_short_rows(rows_plan(flow, row_length, rows, batch, batch_stride),
+                                         static_cast<std::size_t>(row_length));
   };
   EXPECT_TRUE(prefetches(Flow::gather, length - 64, 2, 1, 0));
   EXPECT_FALSE(prefetches(Flow::gather, length, fit, 1, 0));
@@ -395,21 +424,8 @@ TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
   EXPECT_TRUE(prefetches(Flow::gather, length, fit / 2 + 1, 2, (fit / 2 + 1) * length));
   EXPECT_FALSE(prefetches(Flow::gather, length, fit / 2 + 1, 2, 0));  // a broadcast batch reads the same rows
 
-  const std::int64_t cols = length / std::int64_t{sizeof(float)}, picks = 40;
-  const std::int64_t rows = std::min<std::int64_t>(fit + 1, 4096);
-  std::vector<float> in(static_cast<std::size_t>(rows * cols));
-  for (std::int64_t e = 0; e < rows * cols; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
-  std::vector<std::int64_t> picked(static_cast<std::size_t>(picks));
-  for (std::int64_t r = 0; r < picks; ++r)
-    picked[static_cast<std::size_t>(r)] = r % 4 == 1 ? -1 - (r * 97) % rows : (r * 97) % rows;
-  Placed gathered(static_cast<std::size_t>(picks * length), 16);
-  float* out = reinterpret_cast<float*>(gathered.data());
-  const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}),
-                                              TensorView<const std::int64_t>(picked.data(), {1, picks}),
-                                              TensorView<float>(out, {picks, cols}), {0, 1});
-  ASSERT_TRUE(s) << s.message();
-  EXPECT_TRUE(rows_picked_whole(out, in.data(), picked.data(), picks, rows, cols)) << rows << " rows";
-  EXPECT_TRUE(gathered.guards_intact());
+  const std::int64_t cols = length / std::int64_t{sizeof(float)};
+  gather_picked_rows(std::min<std::int64_t>(fit + 1, 4096), cols, cols);
 }
 
 // copy_batched's CopyRun prefetches a run's first 8 lines and, where the run reaches into the next
@@ -422,11 +438,8 @@ TEST(CopyRuns, NextPagePrefetchedButForGatheredRowsFromMemory) {
   using detail::Flow;
   const std::int64_t length = detail::kPrefetchRunBytes, fit = detail::cached_bytes() / length;
   auto next_page = [&](Flow flow, std::int64_t rows, std::int64_t batch, std::int64_t batch_stride) {
-    detail::Plan p;
-    p.flow = flow;
-    p.add_loop(batch, 0, 0, batch_stride);
-    p.add_tuple(rows, length, 0);
-    return detail::prefetches_next_page(p, static_cast<std::size_t>(length));
+    return detail::prefetches_next_page(rows_plan(flow, length, rows, batch, batch_stride),
+                                        static_cast<std::size_t>(length));
   };
   EXPECT_TRUE(next_page(Flow::gather, fit, 1, 0));
   EXPECT_FALSE(next_page(Flow::gather, fit + 1, 1, 0));
@@ -434,25 +447,8 @@ TEST(CopyRuns, NextPagePrefetchedButForGatheredRowsFromMemory) {
   EXPECT_FALSE(next_page(Flow::gather, fit / 2 + 1, 2, (fit / 2 + 1) * length));
   EXPECT_TRUE(next_page(Flow::gather, fit / 2 + 1, 2, 0));  // a broadcast batch reads the same rows
 
-  const std::int64_t cols = length / std::int64_t{sizeof(float)}, pitch = cols + 16, picks = 40;
-  const std::int64_t rows = std::min<std::int64_t>(fit + 1, 600);
-  std::vector<float> in(static_cast<std::size_t>(rows * pitch));
-  for (std::int64_t e = 0; e < rows * pitch; ++e) in[static_cast<std::size_t>(e)] = test_values::pattern<float>(e);
-  std::vector<std::int64_t> picked(static_cast<std::size_t>(picks));
-  for (std::int64_t r = 0; r < picks; ++r)
-    picked[static_cast<std::size_t>(r)] = r % 4 == 1 ? -1 - (r * 97) % rows : (r * 97) % rows;
-  Placed gathered(static_cast<std::size_t>(picks * length), 16);
-  float* out = reinterpret_cast<float*>(gathered.data());
-  const dmlref::Status s = dmlref::try_gather(TensorView<const float>(in.data(), {rows, cols}, {pitch, 1}),
-                                              TensorView<const std::int64_t>(picked.data(), {1, picks}),
-                                              TensorView<float>(out, {picks, cols}), {0, 1});
-  ASSERT_TRUE(s) << s.message();
-  for (std::int64_t r = 0; r < picks; ++r) {
-    const std::int64_t v = picked[static_cast<std::size_t>(r)], from = v < 0 ? v + rows : v;
-    ASSERT_EQ(std::memcmp(out + r * cols, in.data() + from * pitch, static_cast<std::size_t>(length)), 0)
-        << "row " << r << " of " << rows;
-  }
-  EXPECT_TRUE(gathered.guards_intact());
+  const std::int64_t cols = length / std::int64_t{sizeof(float)};
+  gather_picked_rows(std::min<std::int64_t>(fit + 1, 600), cols, cols + 16);
 }
 
 // A scatter split by target (threads over colliding rows) walks every row of its share and writes
