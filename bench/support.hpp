@@ -115,7 +115,17 @@ inline bool use_huge_pages() noexcept {
   return on;
 }
 
-/// A large, page-aligned, separately allocated byte buffer (move-only).
+/// DMLREF_BENCH_OFFSET=N starts every buffer N bytes past its page (0 by default). malloc's large
+/// blocks, numpy's arrays among them, start 16 bytes past a page: a row then ends mid-line.
+inline std::size_t buffer_offset() noexcept {
+  static const std::size_t bytes = [] {
+    const char* text = std::getenv("DMLREF_BENCH_OFFSET");
+    return text != nullptr ? static_cast<std::size_t>(std::strtoul(text, nullptr, 10)) % 4096 : std::size_t{0};
+  }();
+  return bytes;
+}
+
+/// A large, page-aligned (but for buffer_offset()), separately allocated byte buffer (move-only).
 class Buffer {
  public:
   static constexpr std::size_t alignment = std::size_t{2} << 20;  // 2 MiB: huge-page aligned
@@ -123,10 +133,10 @@ class Buffer {
   Buffer() = default;
   explicit Buffer(std::size_t bytes)
       : bytes_(bytes),
-        data_(static_cast<unsigned char*>(::operator new(round_up(bytes), std::align_val_t{alignment}))) {
+        data_(static_cast<unsigned char*>(::operator new(round_up(bytes + buffer_offset()), std::align_val_t{alignment}))) {
     allocated_bytes() += bytes_;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (use_huge_pages() && bytes_ >= alignment) madvise(data_, round_up(bytes_), MADV_HUGEPAGE);
+    if (use_huge_pages() && bytes_ >= alignment) madvise(data_, round_up(bytes_ + buffer_offset()), MADV_HUGEPAGE);
 #endif
   }
   Buffer(Buffer&& other) noexcept : bytes_(std::exchange(other.bytes_, 0)), data_(std::exchange(other.data_, nullptr)) {}
@@ -143,7 +153,7 @@ class Buffer {
     allocated_bytes() -= bytes_;
   }
 
-  unsigned char* data() const noexcept { return data_; }
+  unsigned char* data() const noexcept { return data_ + buffer_offset(); }
   std::size_t size() const noexcept { return bytes_; }
 
  private:
