@@ -1,6 +1,7 @@
 // A scatter's contiguous rows, when long and many and aimed at a large output, are written with
 // streaming stores: whole cache lines bypass the caches, the partial lines at either end of a row
-// are copied plainly (detail/execute.hpp: streams_rows, StreamRun). These cases pin what that must keep:
+// are copied plainly, prefetched a few rows ahead (detail/execute.hpp: streams_rows; detail/copy.hpp:
+// stream_run, prefetch_partial_lines). These cases pin what that must keep:
 // the last of many duplicate updates wins, every output start offset an element allows, row
 // lengths that are not whole cache lines, padding between rows and the bytes around the output
 // untouched, in place and not, and shares on 2 and 3 threads. Each case states whether it should

@@ -187,6 +187,8 @@ inline void stream_fence() noexcept {
 
 /// Copies a run whose whole cache lines are streamed (stream_lines) and the partial lines at
 /// either end copied plainly. For a scatter's long rows at random places of a large output.
+/// A plain store to a partial line reads that line first, and the streaming stores behind it wait
+/// for the read: prefetch_partial_lines a few rows ahead.
 inline void stream_run(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
   std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
   if (head > length) head = length;
@@ -194,6 +196,15 @@ inline void stream_run(unsigned char* dst, const unsigned char* src, std::size_t
   std::memcpy(dst, src, head);
   stream_lines(dst + head, src + head, lines);
   std::memcpy(dst + head + lines, src + head + lines, length - head - lines);
+}
+
+/// Prefetches for writing the lines that stream_run fills only in part: a run that starts or ends
+/// within a line, as every row does in a buffer that starts mid-line (malloc's large blocks start
+/// 16 bytes past a page).
+inline void prefetch_partial_lines(const unsigned char* dst, std::size_t length) noexcept {
+  const auto begin = reinterpret_cast<std::uintptr_t>(dst);
+  if (begin % 64 != 0) prefetch_line<true>(dst);
+  if ((begin + length) % 64 != 0) prefetch_line<true>(dst + length - 1);
 }
 
 // Block copiers: what one row moves. Each has copy(dst, src) and prefetch<Write>(block), which
@@ -337,8 +348,9 @@ void copy_batched(const Plan& p, std::int64_t begin, std::int64_t end, TargetRan
 /// its lines on their way (prefetched 12 to 15 rows before), and the prefetches stay spread among
 /// the copies (a burst of them stalls). Short random rows from memory otherwise wait on DRAM in
 /// turn, as far apart as the core's reorder window reaches.
-/// A scatter does not prefetch: the long rows of a large output are streamed (streams_rows), which
-/// reads no line it writes; it copies its oldest row as each new one comes, not in groups
+/// A scatter prefetches only the lines that its streamed rows fill in part: the long rows of a
+/// large output are streamed (streams_rows), which reads no line it writes but those (see
+/// stream_run). It copies its oldest row as each new one comes, not in groups
 /// (docs/performance.md, "Short rows"). The walk holds the functor by value, so that its stores
 /// cannot alias the walk's state.
 template <Flow F>
@@ -371,6 +383,7 @@ struct RunRing {
       if (count >= kRowBatch) copy(slot);
       to[slot] = indexed + y * w;
       from[slot] = dense + d * w;
+      if (stream) prefetch_partial_lines(to[slot], length);
       ++count;
     }
   }

@@ -25,7 +25,7 @@ namespace dmlref::detail {
 /// last-level cache (Plan::output_cached).
 inline bool copied_output_stays_cached(std::int64_t output_extent) noexcept { return output_extent <= cached_bytes(); }
 
-/// Whether a scatter's contiguous rows are written with streaming stores (StreamRun): rows of a
+/// Whether a scatter's contiguous rows are written with streaming stores (stream_run): rows of a
 /// few cache lines at least, more than stream_bytes() of them, into an output with that much room
 /// for them (a smaller output stays in the caches, where streaming would only evict it), unless
 /// the output is in the cache already (Plan::output_cached).
