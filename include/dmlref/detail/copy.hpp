@@ -143,11 +143,21 @@ DMLREF_NOINLINE inline void copy_elements(unsigned char* dst, std::int64_t to_st
 }
 
 /// Copies `bytes` (a multiple of 64) to a 64-byte aligned `dst`, bypassing the caches where the
-/// target can: a plain store would first read each line it overwrites.
+/// target can: a plain store would first read each line it overwrites. A whole line an iteration,
+/// its four stores back to back: one store an iteration ran slower in some code placements
+/// (docs/performance.md, "Buffers that start mid-line").
 inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size_t bytes) noexcept {
 #if DMLREF_HAS_STREAMING_STORES
-  for (std::size_t b = 0; b < bytes; b += 16)
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b)));
+  for (std::size_t b = 0; b < bytes; b += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 16));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 32));
+    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 16), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 32), d);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 48), e);
+  }
 #else
   std::memcpy(dst, src, bytes);
 #endif
