@@ -133,7 +133,8 @@ class Buffer {
   Buffer() = default;
   explicit Buffer(std::size_t bytes)
       : bytes_(bytes),
-        data_(static_cast<unsigned char*>(::operator new(round_up(bytes + buffer_offset()), std::align_val_t{alignment}))) {
+        data_(static_cast<unsigned char*>(
+            ::operator new(round_up(bytes + buffer_offset()), std::align_val_t{alignment}))) {
     allocated_bytes() += bytes_;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (use_huge_pages() && bytes_ >= alignment) madvise(data_, round_up(bytes_ + buffer_offset()), MADV_HUGEPAGE);

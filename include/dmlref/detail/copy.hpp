@@ -144,7 +144,7 @@ DMLREF_NOINLINE inline void copy_elements(unsigned char* dst, std::int64_t to_st
 
 /// Copies `bytes` (a multiple of 64) to a 64-byte aligned `dst`, bypassing the caches where the
 /// target can: a plain store would first read each line it overwrites. A whole line an iteration,
-/// its four stores back to back: one store an iteration ran slower in some code placements
+/// its four stores back to back: one store an iteration ran slower where one build placed it
 /// (docs/performance.md, "Buffers that start mid-line").
 inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size_t bytes) noexcept {
 #if DMLREF_HAS_STREAMING_STORES
