@@ -48,18 +48,31 @@ inline bool rep_movs_aliases(const unsigned char* dst, const unsigned char* src)
 }
 
 #if DMLREF_HAS_SSE2
+/// Copies 64 bytes: four loads, then four stores, so that no store waits on a load it aliases and
+/// the line's stores leave back to back. `Stream`: streaming stores, to a 64-byte aligned `dst`.
+template <bool Stream>
+DMLREF_ALWAYS_INLINE void copy_line(unsigned char* dst, const unsigned char* src) noexcept {
+  const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+  const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+  const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+  const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+  auto* const to = reinterpret_cast<__m128i*>(dst);
+  if constexpr (Stream) {
+    _mm_stream_si128(to, x0);
+    _mm_stream_si128(to + 1, x1);
+    _mm_stream_si128(to + 2, x2);
+    _mm_stream_si128(to + 3, x3);
+  } else {
+    _mm_storeu_si128(to, x0);
+    _mm_storeu_si128(to + 1, x1);
+    _mm_storeu_si128(to + 2, x2);
+    _mm_storeu_si128(to + 3, x3);
+  }
+}
+
 DMLREF_NOINLINE inline void copy_by_vectors(unsigned char* dst, const unsigned char* src, std::size_t length) noexcept {
   std::size_t b = 0;
-  for (; b + 64 <= length; b += 64) {  // four loads, then four stores: no store waits on a load it aliases
-    const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b));
-    const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 16));
-    const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 32));
-    const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 48));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b), x0);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 16), x1);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 32), x2);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b + 48), x3);
-  }
+  for (; b + 64 <= length; b += 64) copy_line<false>(dst + b, src + b);
   std::memcpy(dst + b, src + b, length - b);
 }
 
@@ -148,16 +161,7 @@ DMLREF_NOINLINE inline void copy_elements(unsigned char* dst, std::int64_t to_st
 /// (docs/performance.md, "Buffers that start mid-line").
 inline void stream_lines(unsigned char* dst, const unsigned char* src, std::size_t bytes) noexcept {
 #if DMLREF_HAS_STREAMING_STORES
-  for (std::size_t b = 0; b < bytes; b += 64) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b));
-    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 16));
-    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 32));
-    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b + 48));
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b), a);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 16), c);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 32), d);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b + 48), e);
-  }
+  for (std::size_t b = 0; b < bytes; b += 64) copy_line<true>(dst + b, src + b);
 #else
   std::memcpy(dst, src, bytes);
 #endif
