@@ -519,18 +519,34 @@ TYPED_TEST(GroupedLines, LinesThatRunInLanes) {
   EXPECT_FALSE((detail::gathers_in_lanes<sizeof(T), std::int64_t>(p, false, true, 64))) << "a scatter";
 }
 
-// DMLREF_AVX512_GATHERS: "0" off, "1" on where the CPU supports it, else on for Intel CPUs only.
+// DMLREF_AVX512_GATHERS: "0" off, "1" on where the CPU supports it, else on for the makes measured.
 TEST(AVX512Gathers, FromTheEnvironment) {
   using dmlref::detail::avx512_gathers_from;
-  for (const bool intel : {false, true}) {
-    EXPECT_EQ(avx512_gathers_from(nullptr, true, intel), intel);
-    EXPECT_FALSE(avx512_gathers_from("0", true, intel));
-    EXPECT_TRUE(avx512_gathers_from("1", true, intel));
+  for (const bool measured : {false, true}) {
+    EXPECT_EQ(avx512_gathers_from(nullptr, true, measured), measured);
+    EXPECT_FALSE(avx512_gathers_from("0", true, measured));
+    EXPECT_TRUE(avx512_gathers_from("1", true, measured));
     for (const char* text : {"", "00", "10", "yes", " 1"})
-      EXPECT_EQ(avx512_gathers_from(text, true, intel), intel) << text;
+      EXPECT_EQ(avx512_gathers_from(text, true, measured), measured) << text;
     for (const char* text : {static_cast<const char*>(nullptr), "0", "1"})
-      EXPECT_FALSE(avx512_gathers_from(text, false, intel));
+      EXPECT_FALSE(avx512_gathers_from(text, false, measured));
   }
+}
+
+// The makes measured: Intel's, and AMD's from family 26 (Zen 5), read from CPUID leaf 1's EAX as
+// `lscpu` reports these hosts (family 25 models 1 and 17, family 26 model 2, family 6 model 167).
+TEST(AVX512Gathers, OnTheMakesMeasured) {
+  using dmlref::detail::family_from_cpuid;
+  using dmlref::detail::gathers_were_measured;
+  EXPECT_EQ(family_from_cpuid(0x00A00F11), 25u);  // Zen 3
+  EXPECT_EQ(family_from_cpuid(0x00A10F11), 25u);  // Zen 4
+  EXPECT_EQ(family_from_cpuid(0x00B00F21), 26u);  // Zen 5
+  EXPECT_EQ(family_from_cpuid(0x000A0671), 6u);   // Intel: the extended family counts only after 15
+  EXPECT_TRUE(gathers_were_measured(true, false, 6));
+  EXPECT_FALSE(gathers_were_measured(false, true, 25));
+  EXPECT_TRUE(gathers_were_measured(false, true, 26));
+  EXPECT_TRUE(gathers_were_measured(false, true, 27));
+  EXPECT_FALSE(gathers_were_measured(false, false, 26));  // another make
 }
 
 }  // namespace

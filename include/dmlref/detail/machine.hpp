@@ -198,13 +198,27 @@ inline bool scans_with_avx2() noexcept {
 }
 
 /// Whether a one-pass staged gather checks and gathers its rows in AVX-512 lanes: where the CPU
-/// and its operating system support AVX-512 F and VL, by default on Intel CPUs, the only ones it
-/// was measured on (docs/performance.md, "Gathers in AVX-512 lanes"). DMLREF_AVX512_GATHERS "0"
-/// turns it off, "1" on wherever the CPU supports it; any other text changes nothing.
-inline bool avx512_gathers_from(const char* text, bool supported, bool intel) noexcept {
+/// and its operating system support AVX-512 F and VL, by default on the makes it was measured
+/// faster on (`measured`: gathers_were_measured; docs/performance.md, "Gathers in AVX-512
+/// lanes"). DMLREF_AVX512_GATHERS "0" turns it off, "1" on wherever the CPU supports it; any other
+/// text changes nothing.
+inline bool avx512_gathers_from(const char* text, bool supported, bool measured) noexcept {
   if (!supported) return false;
   if (text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0') return text[0] == '1';
-  return intel;
+  return measured;
+}
+
+/// The CPU family from CPUID leaf 1's EAX: the base field, plus the extended one where the base is
+/// 15 (as AMD's are).
+inline unsigned family_from_cpuid(unsigned eax) noexcept {
+  const unsigned base = (eax >> 8) & 0xF;
+  return base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
+}
+
+/// The makes whose gathers in lanes were measured faster: Intel's, and AMD's from family 26
+/// (Zen 5) on. Family 25 model 17 (Zen 4) has AVX-512 too, but was not measured with them.
+inline bool gathers_were_measured(bool intel, bool amd, unsigned family) noexcept {
+  return intel || (amd && family >= 26);
 }
 
 /// This machine's answer, found once.
@@ -213,7 +227,11 @@ inline bool gathers_with_avx512() noexcept {
   static const bool avx512 = [] {
     __builtin_cpu_init();  // in case this runs before the runtime's own constructors
     const bool supported = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512vl") != 0;
-    return avx512_gathers_from(std::getenv("DMLREF_AVX512_GATHERS"), supported, __builtin_cpu_is("intel") != 0);
+    unsigned eax = 1, ebx = 0, ecx = 0, edx = 0;
+    __asm__("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));  // leaf 1: signature in EAX
+    const bool measured = gathers_were_measured(__builtin_cpu_is("intel") != 0, __builtin_cpu_is("amd") != 0,
+                                                family_from_cpuid(eax));
+    return avx512_gathers_from(std::getenv("DMLREF_AVX512_GATHERS"), supported, measured);
   }();
   return avx512;
 #else
