@@ -107,6 +107,9 @@
 // AVX-512 lanes (detail/staged.hpp, take_checked_in_lanes; detail/machine.hpp,
 // gathers_with_avx512()), through the compilers' builtins.
 #define DMLREF_HAS_AVX512_GATHER DMLREF_HAS_AVX2_SCAN
+// And the CPU's make and family, read by an inline `cpuid` (detail/machine.hpp, cpu_make()), which
+// the choices measured differently on different CPUs follow.
+#define DMLREF_HAS_CPUID DMLREF_HAS_AVX2_SCAN
 
 // Separate compilation of the kernels, for programs that call the dispatch layer from many
 // translation units. By default a translation unit compiles the kernels its calls need: a typed

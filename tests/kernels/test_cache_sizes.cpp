@@ -1,8 +1,9 @@
 // The cache sizes the kernels size their work by (detail/machine.hpp): DMLREF_CACHE_SIZES
 // ("l2=1M,l3=32M", either part optional) over what the system reports, and what a malformed text
 // does (nothing). The ctest entry dmlref_tests.small_caches runs the kernel, random and one-pass
-// tests again with DMLREF_CACHE_SIZES=l2=256K,l3=2M (tests/CMakeLists.txt); the last test here
-// proves that the override took effect there.
+// tests again with DMLREF_CACHE_SIZES=l2=256K,l3=2M (tests/CMakeLists.txt); a test here proves
+// that the override took effect there. Last, the choices that follow the CPU's make and family,
+// and the environment variables that force them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -139,6 +140,61 @@ TEST(CacheSizes, ThisProcessUsesTheOverride) {
   const CacheSizes expected = detail::with_override(detail::reported_cache_sizes(), text);
   EXPECT_EQ(sizes.l2, expected.l2);
   EXPECT_EQ(sizes.l3, expected.l3);
+}
+
+// A choice's environment variable: "0" or "1" decides, any other text leaves it as measured.
+TEST(MachineChoices, FromTheEnvironment) {
+  for (const bool measured : {false, true}) {
+    EXPECT_EQ(detail::choice_from(nullptr, measured), measured);
+    EXPECT_FALSE(detail::choice_from("0", measured));
+    EXPECT_TRUE(detail::choice_from("1", measured));
+    for (const char* text : {"", "00", "10", "yes", " 1", "1 "})
+      EXPECT_EQ(detail::choice_from(text, measured), measured) << text;
+  }
+}
+
+// The makes measured, from CPUID leaf 1's EAX as `lscpu` reports the four hosts of
+// docs/performance.md (family 25 models 1 and 17, family 26 model 2, family 6 model 167): gathers in
+// AVX-512 lanes on Intel's and AMD's from family 26; lines with as many rows as elements read in
+// place, and rows from memory without their next page's prefetches, on AMD's family 25 alone.
+TEST(MachineChoices, OnTheMakesMeasured) {
+  using detail::CpuMake;
+  using detail::family_from_cpuid;
+  EXPECT_EQ(family_from_cpuid(0x00A00F11), 25u);  // Zen 3
+  EXPECT_EQ(family_from_cpuid(0x00A10F11), 25u);  // Zen 4
+  EXPECT_EQ(family_from_cpuid(0x00B00F21), 26u);  // Zen 5
+  EXPECT_EQ(family_from_cpuid(0x000A0671), 6u);   // Intel: the extended family counts only after 15
+  const CpuMake intel{true, false, 6}, zen3{false, true, family_from_cpuid(0x00A00F11)},
+      zen5{false, true, family_from_cpuid(0x00B00F21)}, later_amd{false, true, 27}, other{false, false, 25};
+  EXPECT_TRUE(detail::gathers_were_measured(intel));
+  EXPECT_FALSE(detail::gathers_were_measured(zen3));
+  EXPECT_TRUE(detail::gathers_were_measured(zen5));
+  EXPECT_TRUE(detail::gathers_were_measured(later_amd));
+  EXPECT_FALSE(detail::gathers_were_measured(other));
+  for (const CpuMake& make : {intel, zen5, later_amd, other}) {
+    EXPECT_FALSE(detail::full_lines_in_place_were_measured(make)) << make.family;
+    EXPECT_TRUE(detail::next_page_from_memory_was_measured(make)) << make.family;
+  }
+  EXPECT_TRUE(detail::full_lines_in_place_were_measured(zen3));
+  EXPECT_FALSE(detail::next_page_from_memory_was_measured(zen3));
+}
+
+// This process's choices: what their variables force where set (the ctest entry
+// dmlref_tests.small_caches sets AMD family 25's), otherwise what was measured on this CPU's make.
+TEST(MachineChoices, ThisProcessFollowsTheMakeOrTheEnvironment) {
+  const detail::CpuMake& make = detail::cpu_make();
+  std::cout << "CPU: " << (make.intel ? "Intel" : make.amd ? "AMD" : "other") << ", family " << make.family
+            << "; full lines in place " << detail::reads_full_lines_in_place() << ", next page from memory "
+            << detail::prefetches_next_page_from_memory() << "\n";
+#if DMLREF_HAS_CPUID
+  EXPECT_TRUE(make.intel || make.amd || make.family != 0);
+#endif
+  EXPECT_EQ(detail::reads_full_lines_in_place(),
+            detail::choice_from(std::getenv("DMLREF_FULL_LINES_IN_PLACE"),
+                                detail::full_lines_in_place_were_measured(make)));
+  EXPECT_EQ(detail::prefetches_next_page_from_memory(),
+            detail::choice_from(std::getenv("DMLREF_NEXT_PAGE_FROM_MEMORY"),
+                                detail::next_page_from_memory_was_measured(make)));
 }
 
 }  // namespace

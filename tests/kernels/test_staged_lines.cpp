@@ -8,7 +8,8 @@
 // the last axis and GatherElements, against a direct computation on the transposed data. Then packed lines' rows taken in order, several small elements to a store, for
 // every index type. Then packed lines of 1 KiB and more, which a staged pass prefetches one line
 // ahead. Then packed lines of 1 KiB and more, which a gather reads in place instead of staging them
-// (unless its rows run in AVX-512 lanes), also in one pass with an error in a later line. Then a
+// (with as many rows as elements, only on CPUs where that measured faster, and never where its
+// rows run in AVX-512 lanes), also in one pass with an error in a later line. Then a
 // Gather's index values shared by every line, which a share normalises once into 16-bit positions.
 // Last, one pass over staged lines, which checks their index values as it copies and stops at the
 // first bad one, also 8 rows at a time in AVX-512 lanes where this CPU runs them.
@@ -274,8 +275,10 @@ TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
   check_scatter_packed<T, std::uint64_t>(6, n, n, 1);
 }
 
-// A gather's packed line of 1 KiB and more is read in place, each line prefetched whole
-// (copy_staged_rows): lines just below that size (staged) and from it up to the largest stageable
+// A gather's packed line of 1 KiB and more with fewer rows than elements is read in place, each line
+// prefetched whole (copy_staged_rows); one with as many rows or more too where
+// reads_full_lines_in_place() (the small_caches entry forces it on, as on AMD family 25). Lines
+// just below that size (staged) and from it up to the largest stageable
 // one, from a single row per line to more rows than elements, the four index types, one pass, and
 // shares that start mid-line on 2 and 3 threads (more than 512 KiB of work), for Gather on the last
 // axis and GatherElements.
@@ -531,22 +534,6 @@ TEST(AVX512Gathers, FromTheEnvironment) {
     for (const char* text : {static_cast<const char*>(nullptr), "0", "1"})
       EXPECT_FALSE(avx512_gathers_from(text, false, measured));
   }
-}
-
-// The makes measured: Intel's, and AMD's from family 26 (Zen 5), read from CPUID leaf 1's EAX as
-// `lscpu` reports these hosts (family 25 models 1 and 17, family 26 model 2, family 6 model 167).
-TEST(AVX512Gathers, OnTheMakesMeasured) {
-  using dmlref::detail::family_from_cpuid;
-  using dmlref::detail::gathers_were_measured;
-  EXPECT_EQ(family_from_cpuid(0x00A00F11), 25u);  // Zen 3
-  EXPECT_EQ(family_from_cpuid(0x00A10F11), 25u);  // Zen 4
-  EXPECT_EQ(family_from_cpuid(0x00B00F21), 26u);  // Zen 5
-  EXPECT_EQ(family_from_cpuid(0x000A0671), 6u);   // Intel: the extended family counts only after 15
-  EXPECT_TRUE(gathers_were_measured(true, false, 6));
-  EXPECT_FALSE(gathers_were_measured(false, true, 25));
-  EXPECT_TRUE(gathers_were_measured(false, true, 26));
-  EXPECT_TRUE(gathers_were_measured(false, true, 27));
-  EXPECT_FALSE(gathers_were_measured(false, false, 26));  // another make
 }
 
 }  // namespace

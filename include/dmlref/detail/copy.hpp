@@ -263,11 +263,11 @@ inline bool rows_from_memory(const Plan& p, std::size_t length) noexcept {
   return p.indexed_rows() > cached_bytes() / static_cast<std::int64_t>(length);
 }
 
-/// Whether CopyRun prefetches the lines of a run's next page: not for a gather's rows from memory,
-/// where those prefetches, a batch of rows ahead, made rows that cross a page slower
-/// (docs/performance.md, "Rows across a page").
+/// Whether CopyRun prefetches the lines of a run's next page: not for a gather's rows from memory
+/// on CPUs where those prefetches, a batch of rows ahead, made rows that cross a page slower
+/// (prefetches_next_page_from_memory(); docs/performance.md, "Rows across a page").
 inline bool prefetches_next_page(const Plan& p, std::size_t length) noexcept {
-  return p.flow != Flow::gather || !rows_from_memory(p, length);
+  return p.flow != Flow::gather || !rows_from_memory(p, length) || prefetches_next_page_from_memory();
 }
 
 /// Runs this long and longer are prefetched a batch ahead; for shorter ones prefetching cost more

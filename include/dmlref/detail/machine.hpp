@@ -15,7 +15,8 @@
 
 // What the kernels choose by the machine, found once per program, when a call first needs it: the
 // caches they size their blocks by, whether memcpy is slow in a window of run placements,
-// whether the index scan can use AVX2, and whether a checked gather runs in AVX-512 lanes.
+// whether the index scan can use AVX2, whether a checked gather runs in AVX-512 lanes, and the
+// choices that were measured to go opposite ways on different CPUs (by their make and family).
 // docs/performance.md, "Both kinds of host", says which choices depend on them and why the others
 // do not.
 
@@ -121,14 +122,24 @@ inline const CacheSizes& cache_sizes() noexcept {
   return sizes;
 }
 
+/// Whether an environment variable's text forces a yes-or-no choice: "0" or "1", nothing else.
+inline bool forces_a_choice(const char* text) noexcept {
+  return text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0';
+}
+
+/// A choice made by the machine: "0" or "1" in its environment variable decides (for tests, and
+/// for measuring both on one host); any other text, or none, leaves it to what was `measured`.
+inline bool choice_from(const char* text, bool measured) noexcept {
+  return forces_a_choice(text) ? text[0] == '1' : measured;
+}
+
 /// Whether `memcpy` is slow for a run whose destination starts 1 to 31 bytes past its source
 /// modulo 4 KiB (docs/performance.md, "Runs that memcpy copies slowly"): DMLREF_SLOW_ALIASED_MEMCPY
 /// "1" or "0" says so, for tests and for hosts where the measurement misleads; any other text, or
 /// none, leaves it to `measure()`.
 template <class Measure>
 bool slow_aliased_memcpy_from(const char* text, Measure measure) noexcept {
-  if (text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0') return text[0] == '1';
-  return measure();
+  return forces_a_choice(text) ? text[0] == '1' : measure();
 }
 
 /// Times `memcpy` of a 16 KiB run, in cache, 8 and 64 bytes past its source modulo 4 KiB (the
@@ -181,7 +192,7 @@ inline bool slow_aliased_memcpy() noexcept {
 /// unless DMLREF_AVX2 is "0" (tests run the 16-byte lanes so on any host; any other text changes
 /// nothing: it can never turn on what the CPU lacks).
 inline bool avx2_scan_from(const char* text, bool supported) noexcept {
-  return supported && !(text != nullptr && text[0] == '0' && text[1] == '\0');
+  return supported && choice_from(text, true);
 }
 
 /// This machine's answer, found once.
@@ -203,9 +214,7 @@ inline bool scans_with_avx2() noexcept {
 /// lanes"). DMLREF_AVX512_GATHERS "0" turns it off, "1" on wherever the CPU supports it; any other
 /// text changes nothing.
 inline bool avx512_gathers_from(const char* text, bool supported, bool measured) noexcept {
-  if (!supported) return false;
-  if (text != nullptr && (text[0] == '0' || text[0] == '1') && text[1] == '\0') return text[0] == '1';
-  return measured;
+  return supported && choice_from(text, measured);
 }
 
 /// The CPU family from CPUID leaf 1's EAX: the base field, plus the extended one where the base is
@@ -215,11 +224,31 @@ inline unsigned family_from_cpuid(unsigned eax) noexcept {
   return base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
 }
 
+/// Who made the CPU, and its family: what the choices below follow. All false and 0 where dmlref
+/// cannot ask (not x86-64, or neither GCC nor Clang).
+struct CpuMake {
+  bool intel = false, amd = false;
+  unsigned family = 0;
+};
+
+/// This CPU's, read once.
+inline const CpuMake& cpu_make() noexcept {
+#if DMLREF_HAS_CPUID
+  static const CpuMake make = [] {
+    __builtin_cpu_init();  // in case this runs before the runtime's own constructors
+    unsigned eax = 1, ebx = 0, ecx = 0, edx = 0;
+    __asm__("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));  // leaf 1: signature in EAX
+    return CpuMake{__builtin_cpu_is("intel") != 0, __builtin_cpu_is("amd") != 0, family_from_cpuid(eax)};
+  }();
+#else
+  static const CpuMake make{};
+#endif
+  return make;
+}
+
 /// The makes whose gathers in lanes were measured faster: Intel's, and AMD's from family 26
 /// (Zen 5) on. Family 25 model 17 (Zen 4) has AVX-512 too, but was not measured with them.
-inline bool gathers_were_measured(bool intel, bool amd, unsigned family) noexcept {
-  return intel || (amd && family >= 26);
-}
+inline bool gathers_were_measured(const CpuMake& m) noexcept { return m.intel || (m.amd && m.family >= 26); }
 
 /// This machine's answer, found once.
 inline bool gathers_with_avx512() noexcept {
@@ -227,16 +256,38 @@ inline bool gathers_with_avx512() noexcept {
   static const bool avx512 = [] {
     __builtin_cpu_init();  // in case this runs before the runtime's own constructors
     const bool supported = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512vl") != 0;
-    unsigned eax = 1, ebx = 0, ecx = 0, edx = 0;
-    __asm__("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));  // leaf 1: signature in EAX
-    const bool measured = gathers_were_measured(__builtin_cpu_is("intel") != 0, __builtin_cpu_is("amd") != 0,
-                                                family_from_cpuid(eax));
-    return avx512_gathers_from(std::getenv("DMLREF_AVX512_GATHERS"), supported, measured);
+    return avx512_gathers_from(std::getenv("DMLREF_AVX512_GATHERS"), supported, gathers_were_measured(cpu_make()));
   }();
   return avx512;
 #else
   return false;
 #endif
+}
+
+/// Whether a gather also reads in place its contiguous lines of 1 KiB and more that have as many
+/// rows as elements, which it otherwise stages (docs/performance.md, "Lines read in place"): on AMD
+/// family 25, where that was measured faster (model 1, Zen 3; model 17, Zen 4, unmeasured, taken to
+/// be alike). Staging them was measured faster on family 26 (Zen 5) and ran on Intel's.
+inline bool full_lines_in_place_were_measured(const CpuMake& m) noexcept { return m.amd && m.family == 25; }
+
+/// This machine's answer, found once; DMLREF_FULL_LINES_IN_PLACE "0" or "1" overrides it.
+inline bool reads_full_lines_in_place() noexcept {
+  static const bool in_place =
+      choice_from(std::getenv("DMLREF_FULL_LINES_IN_PLACE"), full_lines_in_place_were_measured(cpu_make()));
+  return in_place;
+}
+
+/// Whether a gather's rows from memory prefetch the lines of their next page, as rows from the
+/// cache do (docs/performance.md, "Rows across a page"): not on AMD family 25, where leaving them
+/// out was measured faster (model 1, Zen 3; model 17 taken to be alike); on family 26 (Zen 5) they
+/// were measured faster, and Intel's rows ran with them.
+inline bool next_page_from_memory_was_measured(const CpuMake& m) noexcept { return !(m.amd && m.family == 25); }
+
+/// This machine's answer, found once; DMLREF_NEXT_PAGE_FROM_MEMORY "0" or "1" overrides it.
+inline bool prefetches_next_page_from_memory() noexcept {
+  static const bool next_page =
+      choice_from(std::getenv("DMLREF_NEXT_PAGE_FROM_MEMORY"), next_page_from_memory_was_measured(cpu_make()));
+  return next_page;
 }
 
 }  // namespace dmlref::detail

@@ -19,8 +19,9 @@
 // Staged lines. When every row of an innermost loop line picks single elements from the same
 // short line of the indexed tensor (Gather on the last axis, GatherElements and Scatter along the
 // innermost axis), that line is moved once through a buffer on the stack: sequential memory
-// traffic instead of a cache miss per element. A gather's contiguous line of 1 KiB and more is
-// prefetched whole instead, and read where it lies.
+// traffic instead of a cache miss per element. A gather's contiguous line of 1 KiB and more with
+// fewer rows than elements (on some CPUs any such line) is prefetched whole instead, and read
+// where it lies.
 
 namespace dmlref::detail {
 
@@ -558,7 +559,7 @@ inline LineAhead line_ahead(const Plan& p, const Odometer<kLoopTensors>& lines, 
 /// Rows [begin, end) of a stageable plan, staging each line they touch (a line = one iteration
 /// of the outer loop dimensions): a group of far-strided lines at once (gathers), the line twice
 /// (signed gathers with as many rows as elements), the line alone, or none (a gather's contiguous
-/// line of 1 KiB and more, read in place); a gather's rows that read the same index
+/// line of 1 KiB and more, read in place as `in_place` says); a gather's rows that read the same index
 /// values on every line take them normalised once. Gathers may start and end mid-line; a
 /// scatter's share is whole lines, because it writes its staged lines back whole.
 /// `scratch`: a group may be staged on the heap (Options::allow_scratch). In one pass
@@ -591,12 +592,14 @@ void copy_staged_rows(const Plan& p, std::int64_t begin, std::int64_t end, bool 
   const bool strided = inner.stride[kDense] != 1 || inner.stride[kIndex] != 1;
   const bool lanes_if_staged = gathers_in_lanes<W, I>(p, group.group > 1 || strided || stream, doubles_if_staged,
                                                       (doubles_if_staged ? 2 : 1) * line.size * w);
-  // A gather's contiguous line is read where it lies: copying it to the stage (twice, for signed
-  // index values) costs more than the rows' picks save, however many rows it has
-  // (docs/performance.md, "Lines read in place"). Each line is prefetched whole before its rows
-  // pick from it, the first here, the others during the line before. A line with as many rows as
-  // elements stays staged where its rows run in lanes, which pick from the stage.
-  const bool in_place = gather && prefetch_next && (inner.size < line.size || !lanes_if_staged);
+  // A gather's contiguous line with fewer rows than elements is read where it lies: copying it to
+  // the stage costs more than the rows' picks save (docs/performance.md, "Lines read in place").
+  // One with as many rows or more too, on CPUs where that was measured faster
+  // (reads_full_lines_in_place()), unless its rows run in lanes, which pick from the stage. Each
+  // line is prefetched whole before its rows pick from it, the first here, the others during the
+  // line before.
+  const bool in_place =
+      gather && prefetch_next && (inner.size < line.size || (!lanes_if_staged && reads_full_lines_in_place()));
   const bool lanes = lanes_if_staged && !in_place;
   // The dense tensor and the indices stream through the rows; a call whose streams outgrow the
   // last-level cache prefetches the dense one too (DenseAhead), where a block of indices covers
