@@ -180,7 +180,8 @@ TEST(MachineChoices, OnTheMakesMeasured) {
 }
 
 // This process's choices: what their variables force where set (the ctest entry
-// dmlref_tests.small_caches sets AMD family 25's), otherwise what was measured on this CPU's make.
+// dmlref_tests.small_caches sets AMD family 25's, dmlref_tests.other_makes the others'), otherwise
+// what was measured on this CPU's make.
 TEST(MachineChoices, ThisProcessFollowsTheMakeOrTheEnvironment) {
   const detail::CpuMake& make = detail::cpu_make();
   std::cout << "CPU: " << (make.intel ? "Intel" : make.amd ? "AMD" : "other") << ", family " << make.family

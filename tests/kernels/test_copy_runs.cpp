@@ -431,7 +431,7 @@ TEST(CopyRuns, RowsPrefetchedThatWaitOnTheirFirstLineOrComeFromMemory) {
 // copy_batched's CopyRun prefetches a run's first 8 lines and, where the run reaches into the next
 // 4 KiB page, 8 of that page's too, but not for a gather's rows from memory (rows_from_memory, as
 // above) on CPUs where those made rows that cross a page slower (prefetches_next_page_from_memory;
-// the small_caches entry sets it off, as on AMD family 25). A scatter's always. Then a
+// the small_caches entry sets it off, as on AMD family 25, other_makes on). A scatter's always. Then a
 // gather of 4 KiB rows at a padded pitch (each but every 64th crosses a page), from an input past
 // cached_bytes() under the small_caches entry and within it here, copies every row whole.
 TEST(CopyRuns, NextPagePrefetchedButForGatheredRowsFromMemory) {

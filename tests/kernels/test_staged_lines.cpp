@@ -277,7 +277,8 @@ TYPED_TEST(GroupedLines, PrefetchesLinesAhead) {
 
 // A gather's packed line of 1 KiB and more with fewer rows than elements is read in place, each line
 // prefetched whole (copy_staged_rows); one with as many rows or more too where
-// reads_full_lines_in_place() (the small_caches entry forces it on, as on AMD family 25). Lines
+// reads_full_lines_in_place() (the small_caches entry forces it on, as on AMD family 25, other_makes
+// off). Lines
 // just below that size (staged) and from it up to the largest stageable
 // one, from a single row per line to more rows than elements, the four index types, one pass, and
 // shares that start mid-line on 2 and 3 threads (more than 512 KiB of work), for Gather on the last
